@@ -1,0 +1,69 @@
+# hetlb: the commands the README tells people to run.
+#   make deps   install the Debian packages the project needs (when missing)
+#   make build  build everything; the command line is build/bin/hetlb
+#   make test   deps + build + the whole test suite, then again under ASan+UBSan, plus a short fuzz run
+#   make demo   deps + build + the main job on the embedded default (examples/grid1999.json)
+#   make bench  deps + build + the benchmarks (tables for the README)
+
+JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD ?= build
+ASAN  ?= build-asan
+DEMO  ?= $(BUILD)/demo
+
+DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config \
+  libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev \
+  libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
+  libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox
+
+.PHONY: deps build test test-main test-asan fuzz demo bench clean
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	else echo "make deps: all Debian packages present"; fi
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: deps build test-main test-asan fuzz
+
+test-main:
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+$(ASAN)/CMakeCache.txt:
+	CC=clang CXX=clang++ cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DHETLB_SANITIZE=ON -DHETLB_FUZZ=ON -DHETLB_BUILD_BENCH=OFF
+
+test-asan: $(ASAN)/CMakeCache.txt
+	cmake --build $(ASAN) -j $(JOBS)
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS) -LE no-sanitizer
+
+fuzz: $(ASAN)/CMakeCache.txt
+	cmake --build $(ASAN) -j $(JOBS) --target fuzz_platform_json
+	mkdir -p $(ASAN)/fuzz-corpus && cp examples/*.json $(ASAN)/fuzz-corpus/
+	$(ASAN)/bin/fuzz_platform_json -max_total_time=30 -seed=1 -max_len=4096 \
+	  $(ASAN)/fuzz-corpus fuzz/corpus/platform_json
+
+demo: deps build
+	@mkdir -p $(DEMO)
+	$(BUILD)/bin/hetlb compare examples/grid1999.json
+	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm uniform --gantt $(DEMO)/grid1999-uniform.png > /dev/null
+	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm exact --order bandwidth --gantt $(DEMO)/grid1999-balanced-decreasing-bandwidth.png > /dev/null
+	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm exact --order reverse-bandwidth --gantt $(DEMO)/grid1999-balanced-increasing-bandwidth.png > /dev/null
+	@echo "Gantt charts written to $(DEMO)/"
+
+bench: deps build
+	$(BUILD)/bin/hetlb-bench --benchmark_counters_tabular=true
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

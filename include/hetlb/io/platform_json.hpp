@@ -1,0 +1,20 @@
+// The platform file (JSON):
+//   {"name": "...", "items": 817101, "root": "dinadan",
+//    "processors": [{"name": "leda", "count": 8, "compute": COST, "comm": COST, "transfer": COST}, ...]}
+// COST is {"per_item": a}, {"latency": l, "per_item": a} or {"table": [[x, t], ...]}. `count: k`
+// expands into k processors named leda-1 .. leda-k. Extra fields are allowed.
+#pragma once
+#include <string>
+
+#include "hetlb/model/platform.hpp"
+
+namespace hetlb::io {
+
+// Parses `text`; errors are hetlb::Error with one line "<source>: <field path>: <what was expected>".
+Platform parse_platform_json(const std::string& text, const std::string& source = "platform");
+Platform load_platform_file(const std::string& path);
+
+// The processor-expansion limit (sum of counts), against absurd inputs.
+inline constexpr long long kMaxProcessors = 10'000'000;
+
+}  // namespace hetlb::io

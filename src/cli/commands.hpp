@@ -1,0 +1,10 @@
+// Each subcommand of the hetlb command line registers itself here; main() stays a thin shell.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace hetlb::cli {
+
+void add_scatter_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
+
+}  // namespace hetlb::cli

@@ -1,0 +1,31 @@
+// hetlb: the command line over the hetlb library.
+#include <cstdio>
+#include <iostream>
+
+#include "commands.hpp"
+#include "hetlb/error.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"hetlb: load balancing on heterogeneous distributed platforms"};
+  app.name("hetlb");
+  app.require_subcommand(1);
+  hetlb::cli::add_scatter_command(app);
+  hetlb::cli::add_compare_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "hetlb: error: " << e.what() << " (see hetlb --help)\n";
+    return 2;
+  } catch (const hetlb::Error& e) {
+    std::cerr << "hetlb: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "hetlb: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,17 @@
+// Printing of scatter plans: table, JSON (the documented shape) and CSV.
+#pragma once
+#include <ostream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "hetlb/model/platform.hpp"
+#include "hetlb/scatter/solve.hpp"
+
+namespace hetlb::cli {
+
+nlohmann::json scatter_json(const scatter::Result& result);
+void print_scatter(std::ostream& out, const Platform& platform, const scatter::Result& result,
+                   const std::string& format);
+
+}  // namespace hetlb::cli

@@ -1,0 +1,117 @@
+#include "hetlb/scatter/solve.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "hetlb/error.hpp"
+#include "hetlb/scatter/dynamic_programming.hpp"
+#include "hetlb/scatter/exact.hpp"
+#include "hetlb/scatter/guaranteed_heuristic.hpp"
+#include "hetlb/scatter/rational.hpp"
+#include "hetlb/scatter/root_choice.hpp"
+#include "hetlb/scatter/uniform.hpp"
+
+namespace hetlb::scatter {
+
+Algorithm parse_algorithm(const std::string& name) {
+  for (Algorithm a : all_algorithms())
+    if (to_string(a) == name) return a;
+  throw Error("algorithm '" + name + "': expected uniform, dp-basic, dp, exact, lp or closed-form");
+}
+
+std::string to_string(Algorithm a) {
+  switch (a) {
+    case Algorithm::Uniform: return "uniform";
+    case Algorithm::DpBasic: return "dp-basic";
+    case Algorithm::Dp: return "dp";
+    case Algorithm::Exact: return "exact";
+    case Algorithm::Lp: return "lp";
+    case Algorithm::ClosedForm: return "closed-form";
+  }
+  return {};
+}
+
+const std::vector<Algorithm>& all_algorithms() {
+  static const std::vector<Algorithm> all{Algorithm::Uniform, Algorithm::DpBasic, Algorithm::Dp,
+                                          Algorithm::Exact,   Algorithm::Lp,      Algorithm::ClosedForm};
+  return all;
+}
+
+Plan run_algorithm(Algorithm a, const Problem& pb) {
+  switch (a) {
+    case Algorithm::Uniform: {
+      Plan plan = solve_uniform(pb);
+      plan.lower_bound = std::min(plan.makespan, rational_lower_bound(pb));
+      return plan;
+    }
+    case Algorithm::DpBasic: return solve_dp_basic(pb);
+    case Algorithm::Dp: return solve_dp(pb);
+    case Algorithm::Exact: return solve_exact(pb);
+    case Algorithm::Lp: return solve_lp(pb);
+    case Algorithm::ClosedForm: return solve_closed_form(pb);
+  }
+  throw Error("unknown algorithm");
+}
+
+namespace {
+
+std::vector<std::size_t> best_order(const Platform& platform, std::size_t root, Count items) {
+  const std::size_t p = platform.processors.size();
+  if (p > kBestOrderMaxProcessors)
+    throw Error(fmt::format("order best: {} processors, expected at most {} ({}! orders are tried)", p,
+                            kBestOrderMaxProcessors, kBestOrderMaxProcessors - 1));
+  std::vector<std::size_t> rest = send_order(platform, root, OrderPolicy::Given);
+  rest.pop_back();
+  std::sort(rest.begin(), rest.end());
+  std::vector<std::size_t> best;
+  double best_time = 0;
+  do {
+    std::vector<std::size_t> order = rest;
+    order.push_back(root);
+    const double t = solve_exact(make_problem(platform, order, items)).makespan;
+    if (best.empty() || t < best_time) {
+      best = order;
+      best_time = t;
+    }
+  } while (std::next_permutation(rest.begin(), rest.end()));
+  return best;
+}
+
+Result plan_with_root(const Platform& platform, const Request& request, std::size_t root, Count items) {
+  const std::vector<std::size_t> order = request.order == OrderPolicy::Best
+                                             ? best_order(platform, root, items)
+                                             : send_order(platform, root, request.order);
+  Result r;
+  r.problem = make_problem(platform, order, items);
+  r.plan = run_algorithm(request.algorithm, r.problem);
+  r.schedule = evaluate(r.problem, r.plan.items);
+  r.root = platform.processors[root].name;
+  r.transfer = root_transfer_cost(platform, root, items);
+  return r;
+}
+
+}  // namespace
+
+Result plan_scatter(const Platform& platform, const Request& request) {
+  const auto start = std::chrono::steady_clock::now();
+  const Count items = request.items > 0 ? request.items : platform.items;
+  if (items <= 0) throw Error(fmt::format("items = {}: expected a positive number of items", items));
+  Result result;
+  if (request.root == "auto") {
+    std::vector<RootCandidate> candidates;
+    const std::size_t root = choose_root(
+        platform, items, [&](std::size_t r) { return plan_with_root(platform, request, r, items).plan.makespan; },
+        &candidates);
+    result = plan_with_root(platform, request, root, items);
+    result.root_candidates = std::move(candidates);
+  } else {
+    const std::size_t root = request.root.empty() ? platform.root : platform.index_of(request.root);
+    result = plan_with_root(platform, request, root, items);
+  }
+  result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace hetlb::scatter

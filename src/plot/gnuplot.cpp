@@ -1,0 +1,59 @@
+#include "hetlb/plot/gnuplot.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "hetlb/error.hpp"
+
+namespace hetlb::plot {
+
+namespace fs = std::filesystem;
+
+std::string terminal_for(const std::string& path, int width, int height) {
+  const std::string ext = fs::path(path).extension().string();
+  if (ext == ".png") return fmt::format("pngcairo size {},{} font 'sans,10'", width, height);
+  if (ext == ".svg") return fmt::format("svg size {},{} font 'sans,10' background rgb 'white'", width, height);
+  throw Error(fmt::format("{}: unknown figure format '{}': expected a .png or .svg file name", path, ext));
+}
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void render(const std::string& script, const std::string& path) {
+  terminal_for(path);  // validates the extension
+  const fs::path target = fs::absolute(path);
+  if (!target.parent_path().empty() && !fs::is_directory(target.parent_path()))
+    throw Error(fmt::format("{}: the folder does not exist", path));
+  const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp{}", target.filename().string(), ::getpid(),
+                                                           target.extension().string());
+  std::string text = script;
+  const std::string ph = kOutputPlaceholder;
+  for (std::size_t at = text.find(ph); at != std::string::npos; at = text.find(ph, at))
+    text.replace(at, ph.size(), quote(tmp.string()));
+  FILE* pipe = ::popen("gnuplot 2>&1", "w");
+  if (!pipe) throw Error("gnuplot: cannot start it (is gnuplot installed? make deps installs it)");
+  std::fwrite(text.data(), 1, text.size(), pipe);
+  const int status = ::pclose(pipe);
+  std::error_code ec;
+  if (status != 0 || !fs::exists(tmp, ec) || fs::file_size(tmp, ec) == 0) {
+    fs::remove(tmp, ec);
+    throw Error(fmt::format("{}: gnuplot failed to draw the figure (exit status {}; is gnuplot installed?)", path, status));
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw Error(fmt::format("{}: cannot write the figure", path));
+  }
+}
+
+}  // namespace hetlb::plot
