@@ -1,0 +1,83 @@
+// Scatter planners (RR-4770): dp versus exact on the paper's experiment, and scale runs.
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "bench_ratio.hpp"
+#include "hetlb/io/platform_json.hpp"
+#include "hetlb/scatter/dynamic_programming.hpp"
+#include "hetlb/scatter/exact.hpp"
+#include "hetlb/scatter/guaranteed_heuristic.hpp"
+#include "hetlb/scatter/send_order.hpp"
+
+using namespace hetlb;
+using namespace hetlb::scatter;
+
+namespace {
+
+Problem grid1999(OrderPolicy order = OrderPolicy::Bandwidth) {
+  const Platform pf = io::load_platform_file(std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json");
+  return make_problem(pf, send_order(pf, pf.root, order), pf.items);
+}
+
+// p processors with costs drawn from a fixed linear congruential sequence (deterministic).
+Problem synthetic(std::size_t p, Count items, bool affine) {
+  Problem pb;
+  pb.items = items;
+  std::uint64_t s = 12345;
+  auto next = [&] {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(s >> 11) / 9007199254740992.0;
+  };
+  std::vector<double> c(p);
+  for (auto& v : c) v = 1e-6 * (0.5 + next());
+  std::sort(c.begin(), c.end());  // decreasing bandwidth
+  for (std::size_t i = 0; i < p; ++i) {
+    pb.names.push_back(fmt::format("p{}", i));
+    pb.platform_index.push_back(i);
+    const double w = 1e-2 * (0.2 + next());
+    const bool root = i + 1 == p;
+    pb.compute.push_back(affine ? CostFunction::affine(1e-3 * next(), w) : CostFunction::linear(w));
+    pb.comm.push_back(root ? CostFunction::linear(0) : affine ? CostFunction::affine(1e-4 * next(), c[i])
+                                                                  : CostFunction::linear(c[i]));
+  }
+  return pb;
+}
+
+void BM_Grid1999_Dp(benchmark::State& st) {
+  const Problem pb = grid1999();
+  for (auto _ : st) benchmark::DoNotOptimize(solve_dp(pb));
+  st.counters["memory_MB"] = static_cast<double>(dp_memory_bytes(pb)) / 1e6;
+  st.counters["makespan"] = solve_dp(pb).makespan;
+}
+BENCHMARK(BM_Grid1999_Dp)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_Grid1999_Exact(benchmark::State& st) {
+  const Problem pb = grid1999();
+  for (auto _ : st) benchmark::DoNotOptimize(solve_exact(pb));
+  st.counters["makespan"] = solve_exact(pb).makespan;
+}
+BENCHMARK(BM_Grid1999_Exact)->Unit(benchmark::kMillisecond);
+
+void BM_Grid1999_Lp(benchmark::State& st) {
+  const Problem pb = grid1999();
+  for (auto _ : st) benchmark::DoNotOptimize(solve_lp(pb));
+}
+BENCHMARK(BM_Grid1999_Lp)->Unit(benchmark::kMillisecond);
+
+void BM_Scale_Exact_Linear(benchmark::State& st) {
+  const Problem pb = synthetic(static_cast<std::size_t>(st.range(0)), 1'000'000'000, false);
+  for (auto _ : st) benchmark::DoNotOptimize(solve_exact(pb));
+}
+BENCHMARK(BM_Scale_Exact_Linear)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+void BM_Scale_Lp_Affine(benchmark::State& st) {
+  const Problem pb = synthetic(static_cast<std::size_t>(st.range(0)), 1'000'000'000, true);
+  for (auto _ : st) benchmark::DoNotOptimize(solve_lp(pb));
+}
+BENCHMARK(BM_Scale_Lp_Affine)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+HETLB_RATIO("BM_Grid1999_Dp/iterations:3", "BM_Grid1999_Exact");

@@ -1,0 +1,88 @@
+// The platform file: the documented shape, count expansion, and one clear error per bad input.
+#include <gtest/gtest.h>
+
+#include "hetlb/error.hpp"
+#include "hetlb/io/platform_json.hpp"
+
+namespace hetlb::io {
+
+namespace {
+std::string error_of(const std::string& text) {
+  try {
+    parse_platform_json(text, "p.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+const char* kOk = R"({"name": "x", "items": 817101, "root": "dinadan", "extra": true,
+  "processors": [
+    {"name": "dinadan", "compute": {"per_item": 0.009288}, "comm": {"per_item": 0}},
+    {"name": "leda", "count": 8, "compute": {"per_item": 0.009677}, "comm": {"latency": 0.001, "per_item": 3.53e-5}},
+    {"name": "q", "compute": {"table": [[10, 0.1], [100, 1.1], [1000, 12.0]]}, "comm": {"per_item": 1e-5},
+     "transfer": {"per_item": 2e-5}}]})";
+}  // namespace
+
+TEST(PlatformJson, DocumentedShape) {
+  const Platform pf = parse_platform_json(kOk);
+  ASSERT_EQ(pf.processors.size(), 10u);
+  EXPECT_EQ(pf.items, 817101);
+  EXPECT_EQ(pf.processors[pf.root].name, "dinadan");
+  EXPECT_EQ(pf.processors[1].name, "leda-1");
+  EXPECT_EQ(pf.processors[8].name, "leda-8");
+  EXPECT_EQ(pf.processors[1].comm.kind(), CostFunction::Kind::Affine);
+  EXPECT_EQ(pf.processors[9].compute.kind(), CostFunction::Kind::Table);
+  EXPECT_TRUE(pf.processors[9].transfer.has_value());
+}
+
+TEST(PlatformJson, ExampleFileLoads) {
+  const Platform pf = load_platform_file(std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json");
+  EXPECT_EQ(pf.processors.size(), 16u);
+  EXPECT_EQ(pf.items, 817101);
+}
+
+TEST(PlatformJson, BadInputsSayWhatAndWhere) {
+  struct Case {
+    const char* text;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"{", "malformed JSON"},
+      {"[]", "expected a JSON object"},
+      {R"({"processors": []})", "processors: expected a non-empty array"},
+      {R"({"processors": [{"name": "a", "compute": {"per_item": 1}}]})", "processors[0].comm: missing"},
+      {R"({"processors": [{"name": "a", "compute": {"per_item": -1}, "comm": {"per_item": 0}}]})",
+       "processors[0].compute.per_item"},
+      {R"({"processors": [{"name": "a", "compute": {"per_item": "1"}, "comm": {"per_item": 0}}]})",
+       "expected a number"},
+      {R"({"processors": [{"name": "a", "compute": {"per_itm": 1}, "comm": {"per_item": 0}}]})",
+       "expected per_item"},
+      {R"({"processors": [{"name": "a", "compute": {"table": [[10, 1], [5, 2]]}, "comm": {"per_item": 0}}]})",
+       "compute.table[1]: x = 5 after 10: expected increasing x"},
+      {R"({"processors": [{"name": "a", "compute": {"table": [[1, 2], [5, 1]]}, "comm": {"per_item": 0}}]})",
+       "expected non-decreasing times"},
+      {R"({"processors": [{"name": "a", "compute": {"table": [[1, -2]]}, "comm": {"per_item": 0}}]})", "negative"},
+      {R"({"processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}},
+                          {"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "duplicate processor name 'a'"},
+      {R"({"root": "zz", "processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "root: 'zz' is not a processor name"},
+      {R"({"items": 0, "processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "items: value 0"},
+      {R"({"items": 2.5, "processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "items: value 2.5"},
+      {R"({"processors": [{"name": "a", "count": 0, "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "count: value 0"},
+      {R"({"processors": [{"name": "a", "compute": {"per_item": 1, "table": [[1, 1]]}, "comm": {"per_item": 0}}]})",
+       "not both"},
+  };
+  for (const Case& c : cases) {
+    const std::string msg = error_of(c.text);
+    EXPECT_NE(msg.find(c.expected), std::string::npos) << "input: " << c.text << "\nmessage: " << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    EXPECT_EQ(msg.rfind("p.json: ", 0), 0u) << msg;
+  }
+  EXPECT_THROW(load_platform_file("/nonexistent/platform.json"), Error);
+}
+
+}  // namespace hetlb::io
