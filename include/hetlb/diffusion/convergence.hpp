@@ -1,0 +1,30 @@
+// Convergence detection of the paper (Section "End of the simulation"), centralised as in the
+// original simulator: a node has converged while its load stayed within `tolerance` (1%) of the
+// average for `iterations` consecutive computing iterations; the run ends when all have converged.
+#pragma once
+#include <vector>
+
+namespace hetlb::diffusion {
+
+class ConvergenceTracker {
+ public:
+  ConvergenceTracker(int nodes, double average, long iterations, double tolerance = 0.01);
+
+  // One computing iteration of `node`, ending at `date` with `load`.
+  void record(int node, double load, double date);
+
+  bool all_converged() const { return converged_count_ == static_cast<int>(streak_.size()); }
+  int converged_count() const { return converged_count_; }
+  bool converged(int node) const;
+  // Date of the first iteration of the streak that made `node` converge; NaN when not converged.
+  double convergence_date(int node) const;
+
+ private:
+  double average_, tolerance_;
+  long iterations_;
+  std::vector<long> streak_;
+  std::vector<double> streak_start_;
+  int converged_count_ = 0;
+};
+
+}  // namespace hetlb::diffusion

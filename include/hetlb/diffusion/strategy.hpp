@@ -1,0 +1,39 @@
+// Load-balancing strategies of Couturier & Giersch as pure functions: a node's own load and the
+// last known loads of its neighbours in, the amount to send to each neighbour out. No clock, no
+// messages: the SimGrid adapter (and later the MPI runtime) call these at each balancing step.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace hetlb::diffusion {
+
+enum class StrategyKind { none, simple, makhoul, besteffort };
+
+struct Strategy {
+  StrategyKind kind = StrategyKind::besteffort;
+  double k = 1.0;        // best effort: each computed transfer is divided by k (k >= 1)
+  bool integer = false;  // integer load: transfers rounded as in integer_transfers()
+};
+
+// "none", "simple", "makhoul", "besteffort"; throws hetlb::Error otherwise.
+StrategyKind parse_strategy(const std::string& name);
+std::string to_string(StrategyKind kind);
+
+// Transfers (same order as `neighbours`, each >= 0, sum <= load) decided by `strategy` for a node of
+// load `load` whose neighbours are believed to hold `neighbours`.
+std::vector<double> balance(const Strategy& strategy, double load, const std::vector<double>& neighbours);
+
+// The real-valued rules, one file each.
+std::vector<double> simple_transfers(double load, const std::vector<double>& neighbours);
+std::vector<double> makhoul_transfers(double load, const std::vector<double>& neighbours);
+std::vector<double> best_effort_transfers(double load, const std::vector<double>& neighbours, double k);
+
+// Integer domain: rounds real transfers down; when all of them round to 0 while the node exceeds its
+// least loaded neighbour by 2 units or more, sends that neighbour 1 unit (DASUD's unit step).
+std::vector<double> integer_transfers(double load, const std::vector<double>& neighbours,
+                                      const std::vector<double>& real_transfers);
+
+// Neighbour indices sorted by non-decreasing known load, ties by index (deterministic).
+std::vector<int> order_by_load(const std::vector<double>& neighbours);
+
+}  // namespace hetlb::diffusion

@@ -1,0 +1,33 @@
+// Process topologies: which nodes exchange load. Undirected, connected, neighbours listed in
+// increasing node order.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace hetlb::diffusion {
+
+struct Topology {
+  std::string name;                          // e.g. "torus 4x4", "line", "edges.txt"
+  std::vector<std::vector<int>> neighbours;  // neighbours[i]: sorted, no duplicates, no i
+  int size() const { return static_cast<int>(neighbours.size()); }
+};
+
+// spec: line, ring, torus, hypercube, complete, or the path of an edge-list file. nodes <= 0 is
+// allowed only for a file (the file then fixes the node count). Throws hetlb::Error when the node
+// count does not fit (hypercube of 12, torus of a prime) or the file is invalid.
+Topology make_topology(const std::string& spec, int nodes);
+
+Topology line_topology(int nodes);
+Topology ring_topology(int nodes);
+Topology torus_topology(int nodes);  // rows = largest divisor of nodes not above sqrt(nodes), >= 2
+Topology hypercube_topology(int nodes);
+Topology complete_topology(int nodes);
+
+// Edge-list file: one "u v" per line (0-based node ids, u lists v as a neighbour), '#' comments.
+// Each edge must appear in both directions; no self loops, no duplicates, connected.
+Topology read_edge_list(const std::string& path, int nodes);
+
+// Throws hetlb::Error naming `origin` unless the topology is symmetric, loop-free and connected.
+void validate_topology(const Topology& topology, const std::string& origin);
+
+}  // namespace hetlb::diffusion

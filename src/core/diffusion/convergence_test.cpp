@@ -1,0 +1,33 @@
+// Convergence: K consecutive iterations within 1% of the average; leaving the band resets.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "hetlb/diffusion/convergence.hpp"
+
+namespace hetlb::diffusion {
+namespace {
+
+TEST(Convergence, NeedsKConsecutiveIterations) {
+  ConvergenceTracker t(2, 1000, 3);
+  t.record(0, 1005, 1);
+  t.record(0, 995, 2);
+  EXPECT_FALSE(t.converged(0));
+  t.record(0, 1011, 3);  // out of the 1% band: streak restarts
+  t.record(0, 1010, 4);
+  t.record(0, 990, 5);
+  t.record(0, 1000, 6);
+  EXPECT_TRUE(t.converged(0));
+  EXPECT_EQ(t.convergence_date(0), 4);
+  EXPECT_TRUE(std::isnan(t.convergence_date(1)));
+  EXPECT_EQ(t.converged_count(), 1);
+  EXPECT_FALSE(t.all_converged());
+  for (int i = 0; i < 3; ++i) t.record(1, 1000, 10 + i);
+  EXPECT_TRUE(t.all_converged());
+  t.record(1, 0, 20);
+  EXPECT_FALSE(t.all_converged());
+  EXPECT_EQ(t.converged_count(), 1);
+}
+
+}  // namespace
+}  // namespace hetlb::diffusion
