@@ -1,0 +1,62 @@
+// Asynchronous iterative load balancing simulated on SimGrid (Couturier & Giersch, Section
+// "Simulation model"): each node runs a receiving, a computing and a load-balancing activity;
+// control and data messages travel on separate mailboxes with non-blocking sends.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hetlb/diffusion/metrics.hpp"
+#include "hetlb/diffusion/strategy.hpp"
+
+namespace hetlb::sim {
+
+struct DiffusionConfig {
+  std::string platform = "cluster";  // cluster, grid, or a SimGrid XML file
+  int nodes = 16;                    // <= 0: from the topology or initial-load file
+  std::string topology = "torus";    // line, ring, torus, hypercube, complete, or edge-list file
+  diffusion::Strategy strategy;
+  bool virtual_load = false;
+  std::string initial = "single";    // single, random, or a file of loads
+  double load_per_node = 1000;
+  double ratio = 1;                  // computation / communication cost of a load unit
+  std::uint64_t seed = 1;
+  long convergence_iterations = 2000;
+  double time_limit = 0;      // simulated seconds; 0: 10 * convergence_iterations * tau
+  double min_comp_iter = -1;  // minimum computing iteration (s); < 0: tau / 10
+  double min_lb_iter = -1;    // minimum load-balancing iteration (s); < 0: tau
+  double trace_interval = 0;  // > 0: sample every node's load this often (s)
+  bool progress = false;      // progress lines on stderr (at most one per 5 s of wall time)
+};
+
+// Cost model (documented in docs/simulation.md): a load unit is 125,000 bytes of data (1 ms on a
+// 125 MB/s link) and ratio * 1e6 flops (ratio ms on a 1 Gflop/s host); control messages are 64
+// bytes. tau = average load * ratio * 1 ms, the time to compute the average load on 1 Gflop/s.
+inline constexpr double kUnitBytes = 125000.0;
+inline constexpr double kUnitFlopsPerRatio = 1e6;
+inline constexpr double kControlBytes = 64.0;
+
+struct LoadSample {
+  double date;
+  std::vector<double> loads;
+};
+
+struct DiffusionResult {
+  diffusion::Metrics metrics;
+  std::vector<double> initial_loads, final_loads;
+  std::vector<double> convergence_dates;  // NaN for nodes that did not converge
+  std::vector<std::string> hosts;         // host of each node
+  std::string topology_name;
+  std::uint64_t events = 0;  // computing + balancing iterations + messages
+  double tau = 0, time_limit = 0;
+  std::vector<LoadSample> trace;
+};
+
+// Runs one simulation. SimGrid allows one engine per process: a second call throws hetlb::Error.
+// Throws hetlb::Error on bad input and when the final total load differs from the initial one.
+DiffusionResult simulate_diffusion(const DiffusionConfig& config);
+
+// Writes the trace as CSV (date,node0,node1,...) atomically: nothing is left behind on failure.
+void write_trace_csv(const DiffusionResult& result, const std::string& path);
+
+}  // namespace hetlb::sim

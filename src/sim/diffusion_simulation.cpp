@@ -1,0 +1,156 @@
+// One diffusion run: build the topology and initial load, map nodes to hosts, start every node's
+// activities, run SimGrid, then compute the paper's metrics and check conservation.
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "diffusion_world.hpp"
+#include "engine.hpp"
+#include "hetlb/diffusion/initial_load.hpp"
+#include "hetlb/diffusion/topology.hpp"
+#include "hetlb/error.hpp"
+#include "hetlb/sim/platform.hpp"
+#include "platform_loading.hpp"
+
+namespace hetlb::sim {
+
+namespace s4u = simgrid::s4u;
+using detail::Node;
+using detail::World;
+
+namespace {
+double wall_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+void check_config(const DiffusionConfig& c) {
+  if (!(c.ratio > 0) || !std::isfinite(c.ratio))
+    throw Error(fmt::format("--ratio {}: expected a positive computation/communication cost ratio", c.ratio));
+  if (c.convergence_iterations < 1)
+    throw Error(fmt::format("--iterations {}: expected at least 1", c.convergence_iterations));
+  if (!(c.strategy.k >= 1)) throw Error(fmt::format("--k {}: expected k >= 1", c.strategy.k));
+  if (c.time_limit < 0 || !std::isfinite(c.time_limit))
+    throw Error(fmt::format("--time-limit {}: expected a non-negative number of seconds", c.time_limit));
+}
+
+// Topology and initial load decide the node count together: --nodes, else the files.
+void build_nodes(const DiffusionConfig& c, diffusion::Topology& topology, std::vector<double>& load) {
+  const bool topo_file = c.topology != "line" && c.topology != "ring" && c.topology != "torus" &&
+                         c.topology != "hypercube" && c.topology != "complete";
+  int nodes = c.nodes;
+  if (nodes <= 0 && topo_file) nodes = diffusion::make_topology(c.topology, 0).size();
+  if (nodes <= 0 && c.initial != "single" && c.initial != "random")
+    nodes = static_cast<int>(diffusion::read_initial_load(c.initial, 0, c.strategy.integer).size());
+  if (nodes <= 0) throw Error(fmt::format("--nodes {}: expected a positive node count", c.nodes));
+  topology = diffusion::make_topology(c.topology, nodes);
+  load = diffusion::make_initial_load(c.initial, nodes, c.load_per_node, c.strategy.integer, c.seed);
+}
+}  // namespace
+
+DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
+  check_config(config);
+  diffusion::Topology topology;
+  std::vector<double> initial;
+  build_nodes(config, topology, initial);
+  const int n = topology.size();
+
+  auto engine = detail::make_engine();
+  const std::vector<s4u::Host*> hosts = detail::load_platform(*engine, config.platform, n);
+  const std::vector<int> host_of = map_nodes_to_hosts(n, static_cast<int>(hosts.size()));
+
+  World w;
+  w.config = config;
+  const double total = diffusion::total_load(initial);
+  const double average = total / n;
+  w.tau = average * config.ratio * 1e-3;
+  w.min_comp = config.min_comp_iter >= 0 ? config.min_comp_iter : w.tau / 10;
+  w.min_lb = config.min_lb_iter >= 0 ? config.min_lb_iter : w.tau;
+  w.time_limit = config.time_limit > 0 ? config.time_limit : 10.0 * config.convergence_iterations * w.tau;
+  if (w.min_lb <= 0 && w.min_comp <= 0)
+    throw Error("--min-lb-iter and --min-comp-iter are both 0; expected a positive minimum iteration time");
+  w.tracker = diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
+  w.drained = s4u::ConditionVariable::create();
+  w.drain_mutex = s4u::Mutex::create();
+  w.nodes.resize(n);
+  for (int i = 0; i < n; ++i) {
+    Node& node = w.nodes[i];
+    node.id = i;
+    node.host = hosts[host_of[i]];
+    node.ctrl_box = s4u::Mailbox::by_name(fmt::format("ctrl-{}", i));
+    node.data_box = s4u::Mailbox::by_name(fmt::format("data-{}", i));
+    node.neighbours = topology.neighbours[i];
+    node.known.assign(node.neighbours.size(), std::numeric_limits<double>::infinity());
+    node.owed.assign(node.neighbours.size(), 0.0);
+    node.real = node.virtual_load = initial[i];
+    node.mutex = s4u::Mutex::create();
+    node.data_cv = s4u::ConditionVariable::create();
+  }
+  for (Node& node : w.nodes)
+    for (int j : node.neighbours) {
+      const auto& back = topology.neighbours[j];
+      node.slot_at.push_back(static_cast<int>(std::lower_bound(back.begin(), back.end(), node.id) - back.begin()));
+    }
+  for (Node& node : w.nodes) {
+    s4u::Actor::create(fmt::format("recv-{}", node.id), node.host,
+                       [&w, &node] { detail::receiving_activity(w, node); })->daemonize();
+    s4u::Actor::create(fmt::format("comp-{}", node.id), node.host, [&w, &node] { detail::computing_activity(w, node); });
+    s4u::Actor::create(fmt::format("lb-{}", node.id), node.host, [&w, &node] { detail::balancing_activity(w, node); });
+  }
+  s4u::Actor::create("timer", hosts.front(), [&w] { detail::timer_activity(w); })->daemonize();
+  if (config.trace_interval > 0)
+    s4u::Actor::create("trace", hosts.front(), [&w] { detail::trace_activity(w); })->daemonize();
+
+  w.wall_start = w.last_progress = wall_now();
+  engine->run();
+  const double wall = wall_now() - w.wall_start;
+
+  DiffusionResult r;
+  r.initial_loads = initial;
+  r.topology_name = topology.name;
+  r.tau = w.tau;
+  r.time_limit = w.time_limit;
+  r.trace = std::move(w.trace);
+  if (config.trace_interval > 0) {
+    LoadSample last{w.finish_date, {}};
+    for (const Node& node : w.nodes) last.loads.push_back(node.real);
+    r.trace.push_back(std::move(last));
+  }
+  diffusion::Metrics& m = r.metrics;
+  double idle = 0, sum_dates = 0, max_date = 0;
+  for (const Node& node : w.nodes) {
+    r.final_loads.push_back(node.real);
+    r.hosts.push_back(node.host->get_name());
+    idle += node.idle_time + (node.waiting ? w.finish_date - node.wait_start : 0.0);
+    const double d = w.tracker.convergence_date(node.id);
+    r.convergence_dates.push_back(d);
+    if (!std::isnan(d)) {
+      sum_dates += d;
+      max_date = std::max(max_date, d);
+    }
+    m.computing_iterations += node.comp_iterations;
+    m.balancing_iterations += node.lb_iterations;
+  }
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  m.converged_nodes = w.tracker.converged_count();
+  m.converged = w.tracker.all_converged();
+  m.avg_idle_time = idle / n;
+  m.avg_convergence_date = m.converged_nodes > 0 ? sum_dates / m.converged_nodes : nan;
+  m.max_convergence_date = m.converged ? max_date : nan;
+  m.data_transfer_amount = w.moved / total;
+  m.initial_total_load = total;
+  m.final_total_load = diffusion::total_load(r.final_loads);
+  m.load_spread_percent = diffusion::load_spread_percent(r.final_loads);
+  m.final_min_load = *std::min_element(r.final_loads.begin(), r.final_loads.end());
+  m.final_max_load = *std::max_element(r.final_loads.begin(), r.final_loads.end());
+  m.ctrl_messages = w.ctrl_messages;
+  m.data_messages = w.data_messages;
+  m.simulated_time = w.finish_date;
+  m.wall_seconds = wall;
+  r.events = m.computing_iterations + m.balancing_iterations + m.ctrl_messages + m.data_messages;
+  diffusion::check_conservation(m.initial_total_load, m.final_total_load, config.strategy.integer);
+  return r;
+}
+
+}  // namespace hetlb::sim

@@ -1,0 +1,216 @@
+// Small deterministic simulations, each in a forked child (SimGrid: one engine per process):
+// conservation, convergence on a connected graph, same seed same output, refusals.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "hetlb/error.hpp"
+#include "hetlb/sim/diffusion_simulation.hpp"
+
+namespace hetlb::sim {
+namespace {
+
+struct Outcome {
+  std::string error;  // empty when the run succeeded
+  diffusion::Metrics m;
+  std::vector<double> final_loads;
+  std::size_t trace_rows = 0;
+  std::string text;  // everything the child reported, for exact comparisons
+};
+
+Outcome run_forked(const DiffusionConfig& config) {
+  int fd[2];
+  if (pipe(fd) != 0) throw std::runtime_error("pipe");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    std::string out;
+    try {
+      const DiffusionResult r = simulate_diffusion(config);
+      const auto& m = r.metrics;
+      out = fmt::format("ok {:.17g} {:.17g} {:.17g} {:.17g} {} {} {:.17g} {:.17g} {:.17g} {} {} {}", m.avg_idle_time,
+                        m.avg_convergence_date, m.max_convergence_date, m.data_transfer_amount, m.converged ? 1 : 0,
+                        m.converged_nodes, m.initial_total_load, m.final_total_load, m.simulated_time,
+                        m.ctrl_messages, m.data_messages, r.trace.size());
+      for (double x : r.final_loads) out += fmt::format(" {:.17g}", x);
+    } catch (const std::exception& e) {
+      out = std::string("error ") + e.what();
+    }
+    const char* p = out.data();
+    for (std::size_t left = out.size(); left > 0;) {
+      const ssize_t w = write(fd[1], p, left);
+      if (w <= 0) break;
+      p += w;
+      left -= static_cast<std::size_t>(w);
+    }
+    close(fd[1]);
+    _exit(0);
+  }
+  close(fd[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t got; (got = read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(got));
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  Outcome o;
+  o.text = text;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    o.error = "child crashed";
+    return o;
+  }
+  std::istringstream in(text);
+  std::string tag;
+  in >> tag;
+  if (tag != "ok") {
+    o.error = text.size() > 6 ? text.substr(6) : text;
+    return o;
+  }
+  std::vector<double> v;
+  for (std::string word; in >> word;) v.push_back(std::stod(word));  // stod reads "nan"
+  if (v.size() < 12) {
+    o.error = "short report: " + text;
+    return o;
+  }
+  o.m.avg_idle_time = v[0];
+  o.m.avg_convergence_date = v[1];
+  o.m.max_convergence_date = v[2];
+  o.m.data_transfer_amount = v[3];
+  o.m.converged = v[4] != 0;
+  o.m.converged_nodes = static_cast<int>(v[5]);
+  o.m.initial_total_load = v[6];
+  o.m.final_total_load = v[7];
+  o.m.simulated_time = v[8];
+  o.m.ctrl_messages = static_cast<std::uint64_t>(v[9]);
+  o.m.data_messages = static_cast<std::uint64_t>(v[10]);
+  o.trace_rows = static_cast<std::size_t>(v[11]);
+  o.final_loads.assign(v.begin() + 12, v.end());
+  return o;
+}
+
+DiffusionConfig small(const std::string& strategy, double k, bool integer, bool virtual_load) {
+  DiffusionConfig c;
+  c.nodes = 8;
+  c.topology = "ring";
+  c.strategy = {diffusion::parse_strategy(strategy), k, integer};
+  c.virtual_load = virtual_load;
+  c.initial = "single";
+  c.load_per_node = 100;
+  c.convergence_iterations = 20;
+  c.time_limit = 400;
+  return c;
+}
+
+struct Variant {
+  const char* strategy;
+  double k;
+  bool integer, virtual_load;
+};
+
+void PrintTo(const Variant& v, std::ostream* os) {
+  *os << v.strategy << " k=" << v.k << (v.integer ? " integer" : " real") << (v.virtual_load ? " virtual" : "");
+}
+
+class EveryStrategy : public ::testing::TestWithParam<Variant> {};
+
+TEST_P(EveryStrategy, ConservesAndConvergesOnARing) {
+  const Variant v = GetParam();
+  const Outcome o = run_forked(small(v.strategy, v.k, v.integer, v.virtual_load));
+  ASSERT_EQ(o.error, "");
+  EXPECT_EQ(o.m.initial_total_load, 800);
+  if (v.integer) {
+    EXPECT_EQ(o.m.final_total_load, 800);
+    for (double x : o.final_loads) EXPECT_EQ(x, std::floor(x));
+  } else {
+    EXPECT_NEAR(o.m.final_total_load, 800, 800e-9);
+  }
+  EXPECT_TRUE(o.m.converged) << o.text;
+  EXPECT_EQ(o.m.converged_nodes, 8);
+  for (double x : o.final_loads) EXPECT_NEAR(x, 100, 1.0 + 1e-9) << o.text;
+  EXPECT_GT(o.m.data_transfer_amount, 0.8);  // 7/8 of the load had to leave node 0
+  EXPECT_LE(o.m.avg_convergence_date, o.m.max_convergence_date);
+  EXPECT_LE(o.m.max_convergence_date, o.m.simulated_time);
+  EXPECT_GT(o.m.avg_idle_time, 0);  // 7 nodes start empty
+}
+
+INSTANTIATE_TEST_SUITE_P(Diffusion, EveryStrategy,
+                         ::testing::Values(Variant{"simple", 1, false, false}, Variant{"simple", 1, true, true},
+                                           Variant{"makhoul", 1, false, false}, Variant{"makhoul", 1, true, false},
+                                           Variant{"makhoul", 1, false, true}, Variant{"besteffort", 1, false, false},
+                                           Variant{"besteffort", 1, false, true}, Variant{"besteffort", 2, true, false},
+                                           Variant{"besteffort", 4, true, true}, Variant{"besteffort", 2, false, true}));
+
+TEST(Diffusion, SameSeedSameOutput) {
+  DiffusionConfig c = small("besteffort", 1, false, true);
+  c.initial = "random";
+  c.seed = 42;
+  c.topology = "hypercube";
+  const Outcome a = run_forked(c), b = run_forked(c);
+  ASSERT_EQ(a.error, "");
+  EXPECT_EQ(a.text, b.text);
+  c.seed = 43;
+  EXPECT_NE(run_forked(c).text, a.text);
+}
+
+TEST(Diffusion, NoneMovesNothingAndStopsAtTheTimeLimit) {
+  DiffusionConfig c = small("none", 1, true, false);
+  c.time_limit = 50;
+  c.trace_interval = 10;
+  const Outcome o = run_forked(c);
+  ASSERT_EQ(o.error, "");
+  EXPECT_FALSE(o.m.converged);
+  EXPECT_EQ(o.m.data_messages, 0u);
+  EXPECT_EQ(o.m.final_total_load, 800);
+  EXPECT_NEAR(o.m.simulated_time, 50, 1e-9);
+  EXPECT_NEAR(o.m.avg_idle_time, 50.0 * 7 / 8, 1e-9);
+  EXPECT_EQ(o.trace_rows, 7u);  // 0, 10, ..., 50 and the final sample
+  EXPECT_TRUE(std::isnan(o.m.max_convergence_date));
+}
+
+TEST(Diffusion, RunsOnGrid5000AndTheGeneratedGrid) {
+  DiffusionConfig c = small("besteffort", 1, false, false);
+  c.nodes = 16;
+  c.topology = "torus";
+  c.initial = "random";
+  c.platform = "grid";
+  Outcome o = run_forked(c);
+  ASSERT_EQ(o.error, "");
+  EXPECT_TRUE(o.m.converged);
+  const std::string g5k = "/work/shared/platforms/g5k.xml";
+  if (!std::ifstream(g5k)) GTEST_SKIP() << g5k << " absent";
+  c.platform = g5k;
+  o = run_forked(c);
+  ASSERT_EQ(o.error, "");
+  EXPECT_TRUE(o.m.converged);
+  EXPECT_NEAR(o.m.final_total_load, 1600, 1600e-9);
+}
+
+TEST(Diffusion, RefusesBadInputInOneLine) {
+  const std::string bad = std::string(HETLB_BINARY_DIR) + "/sim_malformed.xml";
+  std::ofstream(bad) << "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\"><host id=\"a\"";
+  DiffusionConfig c = small("besteffort", 1, false, false);
+  c.platform = bad;
+  Outcome o = run_forked(c);
+  EXPECT_NE(o.error.find("sim_malformed.xml"), std::string::npos) << o.error;
+  EXPECT_EQ(o.error.find('\n'), std::string::npos) << o.error;
+  c = small("besteffort", 1, false, false);
+  c.topology = "hypercube";
+  c.nodes = 12;
+  o = run_forked(c);
+  EXPECT_NE(o.error.find("power of 2"), std::string::npos) << o.error;
+  c.platform = "/nonexistent/platform.xml";
+  c.topology = "ring";
+  o = run_forked(c);
+  EXPECT_NE(o.error.find("no such file"), std::string::npos) << o.error;
+}
+
+}  // namespace
+}  // namespace hetlb::sim

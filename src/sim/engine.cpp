@@ -1,0 +1,35 @@
+// One SimGrid engine per process, configured for quiet, sanitizer-friendly runs.
+#include "engine.hpp"
+
+#include <string>
+#include <vector>
+
+#include "hetlb/error.hpp"
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HETLB_SIM_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define HETLB_SIM_ASAN 1
+#endif
+
+namespace hetlb::sim::detail {
+
+std::unique_ptr<simgrid::s4u::Engine> make_engine() {
+  static bool created = false;
+  if (created) throw Error("simulation: SimGrid allows one engine per process; expected one run per process");
+  created = true;
+  std::vector<std::string> args{"hetlb", "--log=root.thresh:error", "--log=xbt_cfg.thresh:error"};
+#ifdef HETLB_SIM_ASAN
+  args.emplace_back("--cfg=contexts/factory:thread");
+#endif
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(args.size());
+  return std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+}
+
+}  // namespace hetlb::sim::detail

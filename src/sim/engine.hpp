@@ -1,0 +1,14 @@
+// The one SimGrid engine of a process (private to hetlb_sim).
+#pragma once
+#include <memory>
+
+#include <simgrid/s4u.hpp>
+
+namespace hetlb::sim::detail {
+
+// Creates the engine with hetlb's settings: SimGrid's own logging limited to errors, and thread
+// contexts under AddressSanitizer (whose stack checks do not follow SimGrid's fast context
+// switches). Throws hetlb::Error when an engine was already created in this process.
+std::unique_ptr<simgrid::s4u::Engine> make_engine();
+
+}  // namespace hetlb::sim::detail

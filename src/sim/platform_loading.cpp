@@ -1,0 +1,68 @@
+// Loads the platform into the SimGrid engine: generated XML for "cluster" and "grid", any file
+// otherwise; returns the hosts in natural order of their names.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u.hpp>
+
+#include "hetlb/error.hpp"
+#include "hetlb/sim/platform.hpp"
+#include "platform_loading.hpp"
+
+namespace hetlb::sim::detail {
+
+namespace {
+void load_file(const simgrid::s4u::Engine& engine, const std::string& path) {
+  {
+    std::ifstream probe(path);
+    if (!probe)
+      throw Error(fmt::format("platform \"{}\": no such file; expected cluster, grid or a SimGrid XML file", path));
+  }
+  try {
+    engine.load_platform(path);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    std::replace(what.begin(), what.end(), '\n', ' ');
+    throw Error(fmt::format("platform \"{}\": {}; expected a valid SimGrid XML platform", path, what));
+  }
+}
+
+void load_text(const simgrid::s4u::Engine& engine, const std::string& xml) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/hetlb-platform-XXXXXX";
+  const int fd = mkstemp(path.data());
+  if (fd < 0) throw Error(fmt::format("platform: cannot create a temporary file in {}", path));
+  const bool ok = write(fd, xml.data(), xml.size()) == static_cast<ssize_t>(xml.size());
+  close(fd);
+  try {
+    if (!ok) throw Error(fmt::format("platform: cannot write the temporary file {}", path));
+    load_file(engine, path);
+  } catch (...) {
+    std::remove(path.c_str());
+    throw;
+  }
+  std::remove(path.c_str());
+}
+}  // namespace
+
+std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
+                                               int nodes) {
+  if (spec == "cluster")
+    load_text(engine, cluster_platform_xml(nodes));
+  else if (spec == "grid")
+    load_text(engine, grid_platform_xml(nodes, default_grid_sites(nodes)));
+  else
+    load_file(engine, spec);
+  std::vector<simgrid::s4u::Host*> hosts = engine.get_all_hosts();
+  if (hosts.empty()) throw Error(fmt::format("platform \"{}\": no hosts; expected at least one host", spec));
+  std::sort(hosts.begin(), hosts.end(),
+            [](const auto* a, const auto* b) { return natural_less(a->get_name(), b->get_name()); });
+  return hosts;
+}
+
+}  // namespace hetlb::sim::detail

@@ -1,0 +1,14 @@
+// Platform set-up inside the SimGrid engine (private to hetlb_sim).
+#pragma once
+#include <string>
+#include <vector>
+
+#include <simgrid/s4u.hpp>
+
+namespace hetlb::sim::detail {
+
+// Loads "cluster", "grid" (generated for `nodes` hosts) or an XML file; hosts in natural name order.
+std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
+                                               int nodes);
+
+}  // namespace hetlb::sim::detail
