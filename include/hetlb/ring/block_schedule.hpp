@@ -1,0 +1,25 @@
+// A valid schedule for any flow: one contiguous block of items per used link, each starting as
+// early as the sender's holdings (own items, then arrivals) and the one-port model allow.
+#pragma once
+#include <vector>
+
+#include "hetlb/ring/problem.hpp"
+#include "hetlb/ring/schedule.hpp"
+
+namespace hetlb::ring {
+
+// flow[i]: net items over link i -> i+1 (negative: P_{i+1} sends -flow[i] items to P_i), conserving
+// (flow[i] - flow[i-1] = delta_i) and not circulating (some link has flow <= 0 and some >= 0).
+// Right-going paths start at their source at time 0; on a processor that sends both ways the
+// left-going block follows the right-going one, and on a processor that receives from both sides the
+// block from the right follows the block from the left. A block of x items on link c, fed by a block
+// of y items on link c' starting at s', starts at the earliest s >= 0 with
+// s + (k-1) c >= s' + (k-L) c' for every send k > L (L = the sender's own items): only k = L+1 and
+// k = x need checking since both sides are linear in k.
+std::vector<Transfer> block_schedule(const Ring& ring, const std::vector<Count>& flow);
+
+// Lemma 10: the flow on one link fixes all others: flow[i] = theta + F_i (F the prefix unbalances;
+// theta is the flow over link n-1 -> 0).
+std::vector<Count> flow_from_theta(const std::vector<Count>& prefix, Count theta);
+
+}  // namespace hetlb::ring

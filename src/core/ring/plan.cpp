@@ -1,0 +1,27 @@
+// Chooses the paper's planner for the ring's kind (Sections 3 to 6).
+#include "hetlb/ring/plan.hpp"
+
+#include "hetlb/ring/bidirectional.hpp"
+#include "hetlb/ring/unidirectional.hpp"
+
+namespace hetlb::ring {
+
+Plan plan_redistribution(const Ring& ring) {
+  validate(ring);
+  const bool homogeneous = is_homogeneous(ring);
+  if (!ring.bidirectional()) return homogeneous ? plan_algorithm1(ring) : plan_algorithm2(ring);
+  if (!homogeneous) return plan_heterogeneous_bidirectional(ring);
+  Plan p = plan_homogeneous_bidirectional(ring);
+  if (!p.optimal) {  // Theorem 3's construction needs L_i, T_i >= 1: try the general planner too
+    Plan q = plan_heterogeneous_bidirectional(ring);
+    q.lemma6_bound = p.lemma6_bound;
+    q.lower_bound = std::max(q.lower_bound, p.lower_bound);
+    q.optimal = q.time <= q.lower_bound * (1 + 1e-12);
+    if (q.time < p.time) return q;
+    p.lower_bound = q.lower_bound;
+    p.optimal = p.time <= p.lower_bound * (1 + 1e-12);
+  }
+  return p;
+}
+
+}  // namespace hetlb::ring
