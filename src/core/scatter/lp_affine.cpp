@@ -5,6 +5,7 @@
 // selection fixed, the selected processors all finish at T and the others get nothing: every n_i
 // is affine in T and sum n_i = n gives T. When the result is primal feasible it is optimal (LP
 // duality); otherwise (large latencies) GLPK solves the LP.
+#include <algorithm>
 #include <cmath>
 
 #include "hetlb/error.hpp"
@@ -59,6 +60,10 @@ bool closed_method(const Problem& pb, RationalSolution& sol) {
       return false;
     }
   }
+  // Absorb the floating-point drift of sum n_i = n into the largest share.
+  double sum = 0;
+  for (double v : sol.shares) sum += v;
+  *std::max_element(sol.shares.begin(), sol.shares.end()) += n - sum;
   sol.makespan = t;
   sol.method = "LP (3) by the closed method (Theorem 2 selection, all selected finish together)";
   return true;
