@@ -1,6 +1,7 @@
 // hetlb: the command line over the hetlb library.
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "commands.hpp"
 #include "hetlb/error.hpp"
@@ -11,6 +12,20 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   hetlb::cli::add_scatter_command(app);
   hetlb::cli::add_compare_command(app);
+  hetlb::cli::add_ring_command(app);
+  hetlb::cli::add_simulate_command(app);
+  if (argc >= 2 && argv[1][0] != '-') {  // an unknown command gets one line naming the known ones
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found = found || sub->get_name() == argv[1];
+    }
+    if (!found) {
+      std::cerr << "hetlb: error: unknown command '" << argv[1] << "': expected one of " << known << "\n";
+      return 2;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
