@@ -70,6 +70,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   w.time_limit = config.time_limit > 0 ? config.time_limit : 10.0 * config.convergence_iterations * w.tau;
   if (w.min_lb <= 0 && w.min_comp <= 0)
     throw Error("--min-lb-iter and --min-comp-iter are both 0; expected a positive minimum iteration time");
+  if (w.config.trace_interval < 0) w.config.trace_interval = w.tau;
   w.tracker = diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
   w.drained = s4u::ConditionVariable::create();
   w.drain_mutex = s4u::Mutex::create();
@@ -99,7 +100,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
     s4u::Actor::create(fmt::format("lb-{}", node.id), node.host, [&w, &node] { detail::balancing_activity(w, node); });
   }
   s4u::Actor::create("timer", hosts.front(), [&w] { detail::timer_activity(w); })->daemonize();
-  if (config.trace_interval > 0)
+  if (w.config.trace_interval > 0)
     s4u::Actor::create("trace", hosts.front(), [&w] { detail::trace_activity(w); })->daemonize();
 
   w.wall_start = w.last_progress = wall_now();
@@ -112,7 +113,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   r.tau = w.tau;
   r.time_limit = w.time_limit;
   r.trace = std::move(w.trace);
-  if (config.trace_interval > 0) {
+  if (w.config.trace_interval > 0) {
     LoadSample last{w.finish_date, {}};
     for (const Node& node : w.nodes) last.loads.push_back(node.real);
     r.trace.push_back(std::move(last));

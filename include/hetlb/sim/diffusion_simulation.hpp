@@ -25,7 +25,7 @@ struct DiffusionConfig {
   double time_limit = 0;      // simulated seconds; 0: 10 * convergence_iterations * tau
   double min_comp_iter = -1;  // minimum computing iteration (s); < 0: tau / 10
   double min_lb_iter = -1;    // minimum load-balancing iteration (s); < 0: tau
-  double trace_interval = 0;  // > 0: sample every node's load this often (s)
+  double trace_interval = 0;  // > 0: sample every node's load this often (s); < 0: every tau
   bool progress = false;      // progress lines on stderr (at most one per 5 s of wall time)
 };
 

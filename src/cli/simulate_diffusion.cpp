@@ -1,0 +1,104 @@
+// hetlb simulate diffusion [--platform cluster|grid|FILE.xml] [--nodes N] [--topology T] [--strategy S]
+// [--k K] [--virtual-load] [--integer] [--initial single|random|FILE] [--ratio R] [--seed S]
+// [--format table|json] [--trace FILE.csv] [--plot FILE.png]
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "hetlb/diffusion/strategy.hpp"
+#include "hetlb/error.hpp"
+#include "hetlb/plot/gnuplot.hpp"
+#include "hetlb/plot/load_curves.hpp"
+#include "simulate_diffusion.hpp"
+
+namespace hetlb::cli {
+
+namespace {
+struct Options {
+  sim::DiffusionConfig config;
+  std::string strategy = "besteffort";
+  std::string format = "table";
+  std::string trace, plot;
+};
+
+// Refuses an unwritable --trace path before a long simulation, leaving nothing behind.
+void probe_writable(const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  if (!std::ofstream(tmp)) throw Error(fmt::format("--trace \"{}\": cannot write; expected a writable path", path));
+  std::remove(tmp.c_str());
+}
+
+void run(Options& o) {
+  o.config.strategy.kind = diffusion::parse_strategy(o.strategy);
+  if (!o.plot.empty()) plot::terminal_for(o.plot);  // refuse a bad figure name before simulating
+  if (!o.trace.empty()) probe_writable(o.trace);
+  sim::DiffusionConfig config = o.config;
+  const bool sampled = !o.trace.empty() || !o.plot.empty();
+  if (!sampled)
+    config.trace_interval = 0;
+  else if (config.trace_interval <= 0)
+    config.trace_interval = -1;  // every tau
+  config.progress = true;
+  const sim::DiffusionResult r = sim::simulate_diffusion(config);
+  if (!o.trace.empty()) sim::write_trace_csv(r, o.trace);
+  if (!o.plot.empty()) {
+    std::vector<double> dates;
+    std::vector<std::vector<double>> loads;
+    for (const auto& s : r.trace) {
+      dates.push_back(s.date);
+      loads.push_back(s.loads);
+    }
+    plot::render_load_curves(dates, loads, r.metrics.initial_total_load / static_cast<double>(r.final_loads.size()),
+                             fmt::format("{}{}{}, {} nodes ({}), {}", o.strategy,
+                                         o.strategy == "besteffort" ? fmt::format(" k={}", config.strategy.k) : "",
+                                         config.virtual_load ? " + virtual load" : "", r.final_loads.size(),
+                                         r.topology_name, config.strategy.integer ? "integer" : "real"),
+                             o.plot);
+  }
+  const nlohmann::json j = diffusion_json(config, r);
+  if (o.format == "json")
+    std::cout << j.dump(2) << "\n";
+  else
+    print_diffusion_table(std::cout, j);
+}
+}  // namespace
+
+void add_simulate_diffusion_command(CLI::App& simulate) {
+  auto o = std::make_shared<Options>();
+  sim::DiffusionConfig& c = o->config;
+  CLI::App* sub = simulate.add_subcommand(
+      "diffusion", "Asynchronous iterative load balancing (Couturier & Giersch) simulated on SimGrid");
+  sub->add_option("--platform", c.platform, "cluster, grid, or a SimGrid XML platform file")->capture_default_str();
+  sub->add_option("--nodes", c.nodes, "number of nodes (processes)")->capture_default_str()->check(
+      CLI::Range(1, 1 << 20));
+  sub->add_option("--topology", c.topology, "line, ring, torus, hypercube, complete, or an edge-list file")
+      ->capture_default_str();
+  sub->add_option("--strategy", o->strategy, "none, simple, makhoul, besteffort")->capture_default_str();
+  sub->add_option("--k", c.strategy.k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();
+  sub->add_flag("--virtual-load", c.virtual_load, "announce transfers on control messages (virtual load)");
+  sub->add_flag("--integer", c.strategy.integer, "integer load (round down; unit step as in DASUD)");
+  sub->add_option("--initial", c.initial, "single (all on node 0), random, or a file of loads")
+      ->capture_default_str();
+  sub->add_option("--load-per-node", c.load_per_node, "total load / nodes, in units")->capture_default_str();
+  sub->add_option("--ratio", c.ratio, "computation/communication cost ratio of a load unit (paper: 10, 1, 0.1)")
+      ->capture_default_str();
+  sub->add_option("--seed", c.seed, "seed of the random initial load")->capture_default_str();
+  sub->add_option("--iterations", c.convergence_iterations,
+                  "consecutive computing iterations within 1% of the average to converge")
+      ->capture_default_str();
+  sub->add_option("--time-limit", c.time_limit, "simulated seconds (0: 10 x iterations x tau)")
+      ->capture_default_str();
+  sub->add_option("--min-comp-iter", c.min_comp_iter, "minimum computing iteration, s (default tau/10)");
+  sub->add_option("--min-lb-iter", c.min_lb_iter, "minimum load-balancing iteration, s (default tau)");
+  sub->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}))
+      ->capture_default_str();
+  sub->add_option("--trace", o->trace, "write each node's load over time (FILE.csv)");
+  sub->add_option("--trace-interval", c.trace_interval, "sampling period of --trace/--plot, s (default tau)");
+  sub->add_option("--plot", o->plot, "draw each node's load over time (FILE.png or FILE.svg, gnuplot)");
+  sub->callback([o] { run(*o); });
+}
+
+}  // namespace hetlb::cli

@@ -1,0 +1,15 @@
+// hetlb simulate diffusion: options, run, output.
+#pragma once
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "hetlb/sim/diffusion_simulation.hpp"
+
+namespace hetlb::cli {
+
+void add_simulate_diffusion_command(CLI::App& simulate);
+
+nlohmann::json diffusion_json(const sim::DiffusionConfig& config, const sim::DiffusionResult& result);
+void print_diffusion_table(std::ostream& out, const nlohmann::json& j);
+
+}  // namespace hetlb::cli

@@ -1,0 +1,76 @@
+// Output of hetlb simulate diffusion: JSON (the keys and more) or an aligned table.
+#include <cmath>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "simulate_diffusion.hpp"
+
+namespace hetlb::cli {
+
+namespace {
+nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+}  // namespace
+
+nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::DiffusionResult& r) {
+  const auto& m = r.metrics;
+  return {
+      {"platform", c.platform},
+      {"nodes", r.final_loads.size()},
+      {"topology", r.topology_name},
+      {"strategy", diffusion::to_string(c.strategy.kind)},
+      {"k", c.strategy.k},
+      {"virtual_load", c.virtual_load},
+      {"integer", c.strategy.integer},
+      {"initial", c.initial},
+      {"ratio", c.ratio},
+      {"seed", c.seed},
+      {"iterations", c.convergence_iterations},
+      {"tau", r.tau},
+      {"time_limit", r.time_limit},
+      {"converged", m.converged},
+      {"converged_nodes", m.converged_nodes},
+      {"avg_idle_time", number(m.avg_idle_time)},
+      {"avg_convergence_date", number(m.avg_convergence_date)},
+      {"max_convergence_date", number(m.max_convergence_date)},
+      {"data_transfer_amount", number(m.data_transfer_amount)},
+      {"initial_total_load", m.initial_total_load},
+      {"final_total_load", m.final_total_load},
+      {"load_spread_percent", number(m.load_spread_percent)},
+      {"final_min_load", m.final_min_load},
+      {"final_max_load", m.final_max_load},
+      {"ctrl_messages", m.ctrl_messages},
+      {"data_messages", m.data_messages},
+      {"computing_iterations", m.computing_iterations},
+      {"balancing_iterations", m.balancing_iterations},
+      {"events", r.events},
+      {"simulated_time", m.simulated_time},
+      {"wall_seconds", m.wall_seconds},
+      {"events_per_wall_second", m.wall_seconds > 0 ? static_cast<double>(r.events) / m.wall_seconds : 0.0},
+  };
+}
+
+void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
+  // nlohmann::json objects iterate in key order; print in the order a reader wants instead.
+  static const char* const keys[] = {
+      "platform", "nodes", "topology", "strategy", "k", "virtual_load", "integer", "initial", "ratio", "seed",
+      "iterations", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date",
+      "max_convergence_date", "data_transfer_amount", "initial_total_load", "final_total_load",
+      "load_spread_percent", "final_min_load", "final_max_load", "ctrl_messages", "data_messages",
+      "simulated_time", "wall_seconds", "events_per_wall_second"};
+  for (const char* k : keys) {
+    const auto& v = j.at(k);
+    std::string text;
+    if (v.is_null())
+      text = "-";
+    else if (v.is_string())
+      text = v.get<std::string>();
+    else if (v.is_number_float())
+      text = fmt::format("{:.6g}", v.get<double>());
+    else
+      text = v.dump();
+    out << fmt::format("{:<24} {}\n", k, text);
+  }
+}
+
+}  // namespace hetlb::cli

@@ -1,0 +1,106 @@
+// hetlb simulate diffusion, end to end through the command line: JSON keys, trace file, and bad
+// input refused with one line on stderr, a non-zero exit and no output file.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string tmp(const std::string& name) { return std::string(HETLB_BINARY_DIR) + "/simulate_cli_" + name; }
+
+CliRun hetlb(const std::string& args) {
+  const std::string err = tmp("stderr.txt");
+  const std::string cmd = std::string(HETLB_BINARY_DIR) + "/bin/hetlb simulate diffusion " + args + " 2>" + err;
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  for (std::size_t got; (got = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, got);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.err = slurp(err);
+  return r;
+}
+
+void expect_refused(const std::string& args, const std::string& fragment) {
+  const CliRun r = hetlb(args);
+  EXPECT_NE(r.status, 0) << args;
+  EXPECT_EQ(r.out, "") << args;
+  EXPECT_EQ(r.err.rfind("hetlb: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+}
+
+constexpr const char* kSmall = "--nodes 8 --topology ring --load-per-node 100 --iterations 20 ";
+
+TEST(SimulateCli, JsonHasThePapersMetrics) {
+  const CliRun r = hetlb(std::string(kSmall) + "--initial random --seed 3 --virtual-load --integer --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* key : {"avg_idle_time", "avg_convergence_date", "max_convergence_date", "data_transfer_amount",
+                          "converged", "initial_total_load", "final_total_load", "simulated_time", "wall_seconds"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_TRUE(j["converged"].get<bool>());
+  EXPECT_EQ(j["initial_total_load"].get<double>(), 800);
+  EXPECT_EQ(j["final_total_load"].get<double>(), 800);
+}
+
+TEST(SimulateCli, TraceHasOneColumnPerNode) {
+  const std::string csv = tmp("trace.csv");
+  std::remove(csv.c_str());
+  const CliRun r = hetlb(std::string(kSmall) + "--trace " + csv);
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::ifstream in(csv);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_EQ(header.rfind("date,node0,", 0), 0u);
+  EXPECT_EQ(std::count(header.begin(), header.end(), ','), 8);
+  EXPECT_EQ(std::count(row.begin(), row.end(), ','), 8);
+  EXPECT_EQ(row.rfind("0,800,0,", 0), 0u) << row;
+}
+
+TEST(SimulateCli, RefusesBadInput) {
+  const std::string asym = tmp("asym.txt"), disc = tmp("disc.txt"), xml = tmp("bad.xml");
+  std::ofstream(asym) << "0 1\n1 0\n1 2\n";
+  std::ofstream(disc) << "0 1\n1 0\n2 3\n3 2\n";
+  std::ofstream(xml) << "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n<host id=\"a\"";
+  expect_refused("--strategy bogus", "strategy \"bogus\"");
+  expect_refused("--topology hypercube --nodes 12", "power of 2");
+  expect_refused("--topology torus --nodes 13", "prime");
+  expect_refused("--topology " + asym + " --nodes 3", "asymmetric");
+  expect_refused("--topology " + disc + " --nodes 4", "disconnected");
+  expect_refused("--platform " + xml, "bad.xml");
+  expect_refused("--platform nowhere.xml", "no such file");
+  expect_refused("--initial nowhere.txt", "no such file");
+  expect_refused("--k 0.5", "k >= 1");
+  expect_refused("--ratio 0", "--ratio");
+  const std::string png = tmp("refused.png"), gif = tmp("refused.gif");
+  std::remove(png.c_str());
+  const CliRun r = hetlb("--strategy bogus --plot " + png);
+  EXPECT_NE(r.status, 0);
+  EXPECT_FALSE(std::ifstream(png).good());
+  EXPECT_NE(hetlb("--plot " + gif).status, 0);
+  EXPECT_FALSE(std::ifstream(gif).good());
+}
+
+}  // namespace
