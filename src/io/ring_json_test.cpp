@@ -19,7 +19,7 @@ std::string error_of(const std::string& text, bool bidi = false) {
 }
 }  // namespace
 
-TEST(RingJson, ReadsScalarsArraysAndUnbalance) {
+TEST(ringJson, ReadsScalarsArraysAndUnbalance) {
   const ring::Ring a = io::parse_ring_json(R"({"loads": [3, 1, 2], "targets": [2, 2, 2], "succ_cost": 1.5, "note": "x"})");
   EXPECT_EQ(a.succ_cost, (std::vector<double>{1.5, 1.5, 1.5}));
   EXPECT_FALSE(a.bidirectional());
@@ -30,7 +30,7 @@ TEST(RingJson, ReadsScalarsArraysAndUnbalance) {
   EXPECT_EQ(c.pred_cost, (std::vector<double>{3, 1, 2}));  // the same link both ways
 }
 
-TEST(RingJson, BadInputIsOneClearLine) {
+TEST(ringJson, BadInputIsOneClearLine) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {R"({"loads": [1, 2, 3], "targets": [2, 2], "succ_cost": 1})", "targets: 2 values for 3 loads"},
       {R"({"loads": [1, 2, 3], "targets": [2, 2, 3], "succ_cost": 1})", "targets: sum 7 differs from the loads' sum 6"},
@@ -57,7 +57,7 @@ TEST(RingJson, BadInputIsOneClearLine) {
   }
 }
 
-TEST(RingJson, PlanRoundTripsThroughTheScheduleReader) {
+TEST(ringJson, PlanRoundTripsThroughTheScheduleReader) {
   const ring::Ring r = io::parse_ring_json(R"({"loads": [9, 1, 1, 1], "targets": [3, 3, 3, 3], "succ_cost": [1, 2, 1, 3], "pred_cost": [2, 1, 1, 1]})");
   const ring::Plan p = ring::plan_redistribution(r);
   const std::string text = io::ring_plan_json(r, p, true);

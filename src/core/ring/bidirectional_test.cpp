@@ -75,7 +75,7 @@ double brute_lemma12(const Ring& r) {
 }
 }  // namespace
 
-TEST(RingHomogeneousBidirectional, MeetsLemma6OnThousandsOfRings) {
+TEST(ringHomogeneousBidirectional, MeetsLemma6OnThousandsOfRings) {
   std::mt19937_64 g(31337);
   int tight = 0;
   for (int it = 0; it < 3000; ++it) {
@@ -101,7 +101,7 @@ TEST(RingHomogeneousBidirectional, MeetsLemma6OnThousandsOfRings) {
   EXPECT_GT(tight, 500);
 }
 
-TEST(RingHomogeneousBidirectional, SmallExample) {
+TEST(ringHomogeneousBidirectional, SmallExample) {
   // delta = (4, -1, -1, -1, -1): P_0 sends 2 each way; D = 4 (|delta_0|).
   Ring r{{5, 1, 1, 1, 1}, {1, 2, 2, 2, 2}, {1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}};
   const Plan p = plan_redistribution(r);
@@ -110,7 +110,7 @@ TEST(RingHomogeneousBidirectional, SmallExample) {
   EXPECT_TRUE(p.optimal);
 }
 
-TEST(RingHeterogeneousBidirectional, System6IsTheBestIntegerFlowOnOneLink) {
+TEST(ringHeterogeneousBidirectional, System6IsTheBestIntegerFlowOnOneLink) {
   std::mt19937_64 g(8080);
   int light = 0, heavy = 0;
   for (int it = 0; it < 2000; ++it) {
@@ -158,7 +158,7 @@ TEST(RingHeterogeneousBidirectional, System6IsTheBestIntegerFlowOnOneLink) {
   EXPECT_GT(heavy, 100);
 }
 
-TEST(RingHeterogeneousBidirectional, EveryPlanPassesTheVerifierOnThousandsOfRings) {
+TEST(ringHeterogeneousBidirectional, EveryPlanPassesTheVerifierOnThousandsOfRings) {
   std::mt19937_64 g(2718);
   for (int it = 0; it < 3000; ++it) {
     const std::size_t n = 2 + g() % 49;
@@ -174,7 +174,7 @@ TEST(RingHeterogeneousBidirectional, EveryPlanPassesTheVerifierOnThousandsOfRing
   }
 }
 
-TEST(RingHeterogeneousBidirectional, LightExampleUsesBothDirections) {
+TEST(ringHeterogeneousBidirectional, LightExampleUsesBothDirections) {
   // P_0 has 6 extra items; its left link is 3 times faster: System 6 sends more leftwards.
   Ring r{{16, 10, 10, 10}, {10, 12, 12, 12}, {3, 3, 3, 3}, {1, 1, 1, 1}};
   const Plan p = plan_redistribution(r);

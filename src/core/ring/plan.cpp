@@ -1,13 +1,28 @@
 // Chooses the paper's planner for the ring's kind (Sections 3 to 6).
 #include "hetlb/ring/plan.hpp"
 
+#include <algorithm>
+
 #include "hetlb/ring/bidirectional.hpp"
 #include "hetlb/ring/unidirectional.hpp"
 
 namespace hetlb::ring {
 
+namespace {
+Plan choose(const Ring& ring);
+}
+
 Plan plan_redistribution(const Ring& ring) {
   validate(ring);
+  Plan p = choose(ring);
+  std::stable_sort(p.transfers.begin(), p.transfers.end(), [](const Transfer& a, const Transfer& b) {
+    return a.start != b.start ? a.start < b.start : a.from < b.from;
+  });
+  return p;
+}
+
+namespace {
+Plan choose(const Ring& ring) {
   const bool homogeneous = is_homogeneous(ring);
   if (!ring.bidirectional()) return homogeneous ? plan_algorithm1(ring) : plan_algorithm2(ring);
   if (!homogeneous) return plan_heterogeneous_bidirectional(ring);
@@ -23,5 +38,6 @@ Plan plan_redistribution(const Ring& ring) {
   }
   return p;
 }
+}  // namespace
 
 }  // namespace hetlb::ring

@@ -72,7 +72,7 @@ double glpk_system6(const Ring& r, bool integer) {
 }
 }  // namespace
 
-TEST(RingSystem6Glpk, RationalAndIntegerOptimaMatchGlpk) {
+TEST(ringSystem6Glpk, RationalAndIntegerOptimaMatchGlpk) {
   std::mt19937_64 g(99);
   for (int it = 0; it < 300; ++it) {
     const std::size_t n = 2 + g() % 7;

@@ -19,7 +19,7 @@ bool same_time(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max({
 const Shape kShapes[] = {Shape::Random, Shape::Hypothesis, Shape::Zeros, Shape::Concentrated, Shape::Large};
 }  // namespace
 
-RC_GTEST_PROP(RingSlices, LinearTimeMaximumEqualsAllSlices, (std::vector<int> raw)) {
+RC_GTEST_PROP(ringSlices, LinearTimeMaximumEqualsAllSlices, (std::vector<int> raw)) {
   RC_PRE(raw.size() >= 2);
   std::vector<Count> d(raw.begin(), raw.end());
   Count s = 0;
@@ -36,7 +36,7 @@ RC_GTEST_PROP(RingSlices, LinearTimeMaximumEqualsAllSlices, (std::vector<int> ra
   RC_ASSERT(fast.value == 0 || v == fast.value);
 }
 
-TEST(RingSlices, FlowOfAlgorithm1IsDeltaFromStart) {
+TEST(ringSlices, FlowOfAlgorithm1IsDeltaFromStart) {
   const std::vector<Count> d{3, -5, 4, -1, -1};
   const MaxSlice m = max_slice_unbalance(d);
   EXPECT_EQ(m.value, 5);  // C_{2,0}: 4 - 1 - 1 + 3 = 5
@@ -45,7 +45,7 @@ TEST(RingSlices, FlowOfAlgorithm1IsDeltaFromStart) {
   EXPECT_EQ(x, (std::vector<Count>{5, 0, 4, 3, 2}));
 }
 
-TEST(RingUnidirectional, Algorithm1OnAPaperLikeExample) {
+TEST(ringUnidirectional, Algorithm1OnAPaperLikeExample) {
   Ring r{{5, 1, 6, 2, 2}, {2, 6, 2, 3, 3}, {1, 1, 1, 1, 1}, {}};
   const Plan p = plan_redistribution(r);
   EXPECT_EQ(p.algorithm, "algorithm-1");
@@ -54,7 +54,7 @@ TEST(RingUnidirectional, Algorithm1OnAPaperLikeExample) {
   EXPECT_EQ(verify_schedule(r, p.transfers, p.time), std::nullopt);
 }
 
-TEST(RingUnidirectional, EveryPlanPassesTheVerifierOnThousandsOfRings) {
+TEST(ringUnidirectional, EveryPlanPassesTheVerifierOnThousandsOfRings) {
   std::mt19937_64 g(20240601);
   int optimal_hyp = 0, checked = 0;
   for (int it = 0; it < 3000; ++it) {
@@ -85,7 +85,7 @@ TEST(RingUnidirectional, EveryPlanPassesTheVerifierOnThousandsOfRings) {
   EXPECT_GT(optimal_hyp, 500);
 }
 
-TEST(RingUnidirectional, Lemma5ItemByItemForwardingMeetsTheBound) {
+TEST(ringUnidirectional, Lemma5ItemByItemForwardingMeetsTheBound) {
   // Algorithm 2 as written (as soon as possible, item by item), whatever the block schedule does.
   std::mt19937_64 g(77);
   int fragmented = 0;
@@ -107,7 +107,7 @@ TEST(RingUnidirectional, Lemma5ItemByItemForwardingMeetsTheBound) {
   EXPECT_GT(fragmented, 10);  // the runs case (a fast link fed by a slow one) is exercised
 }
 
-TEST(RingUnidirectional, ZeroLoadsDelayForwardingButStayValid) {
+TEST(ringUnidirectional, ZeroLoadsDelayForwardingButStayValid) {
   // P_1 holds nothing and keeps nothing: the bound 10 is not reachable (first item arrives at 1).
   Ring r{{10, 0, 0}, {0, 0, 10}, {1, 1, 1}, {}};
   const Plan p = plan_redistribution(r);
@@ -117,7 +117,7 @@ TEST(RingUnidirectional, ZeroLoadsDelayForwardingButStayValid) {
   EXPECT_FALSE(p.optimal);
 }
 
-TEST(RingUnidirectional, BlockScheduleIsCompactWhenItMeetsTheBound) {
+TEST(ringUnidirectional, BlockScheduleIsCompactWhenItMeetsTheBound) {
   // Slow link then fast link then medium link: the item-by-item plan fragments; the planner keeps it
   // only when the one-block-per-link schedule misses Theorem 2's bound.
   Ring r{{21, 1, 1, 1}, {1, 1, 1, 21}, {10, 1, 2, 1}, {}};

@@ -18,13 +18,13 @@ std::string why(const Ring& r, const std::vector<Transfer>& ts, double t) {
 }
 }  // namespace
 
-TEST(RingVerify, AcceptsAValidSchedule) {
+TEST(ringVerify, AcceptsAValidSchedule) {
   // P_0 sends 2 items to P_1 during [0,2]; P_1 forwards 2 to P_2 at cost 2 during [1,5].
   const std::vector<Transfer> ts{{0, 1, true, 2, 0, 2}, {1, 2, true, 2, 1, 5}};
   EXPECT_EQ(why(three(), ts, 5), "");
 }
 
-TEST(RingVerify, CatchesEachRule) {
+TEST(ringVerify, CatchesEachRule) {
   const Ring r = three();
   EXPECT_NE(why(r, {{0, 2, true, 2, 0, 2}}, 2).find("not the successor"), std::string::npos);
   EXPECT_NE(why(r, {{1, 0, false, 1, 0, 1}}, 1).find("unidirectional"), std::string::npos);
@@ -44,7 +44,7 @@ TEST(RingVerify, CatchesEachRule) {
   EXPECT_EQ(why(b, {{1, 0, false, 2, 0, 2}, {2, 0, true, 2, 2, 4}}, 4), "");
 }
 
-TEST(RingVerify, AgreesWithAnItemByItemReferenceOnPerturbedSchedules) {
+TEST(ringVerify, AgreesWithAnItemByItemReferenceOnPerturbedSchedules) {
   std::mt19937_64 g(4242);
   int rejected = 0, accepted = 0;
   for (int it = 0; it < 3000; ++it) {
