@@ -21,7 +21,9 @@ namespace hetlb::ring {
 Plan plan_homogeneous_bidirectional(const Ring& ring);
 
 // Algorithm 3 exactly as written in the paper, one synchronous step per unit of delta_max (each step
-// re-examines every slice: O(n^2) per step). Reference for the tests and the benchmarks.
+// re-examines every slice: O(n^2) per step). Reference for the tests and the benchmarks only: its
+// rules reason on unbalances, and on some rings they make a processor forward an item before it has
+// arrived (the verifier reports a holdings violation; see bidirectional_test.cpp).
 Plan plan_algorithm3_steps(const Ring& ring);
 
 // System 6 restricted to net flows (Lemma 10: everything follows from theta, the flow over link
