@@ -31,6 +31,7 @@ struct Node {
   double real = 0;                 // load held (includes what is owed but not yet sent)
   double virtual_load = 0;         // virtual-load view: real + announced incoming - decided outgoing
   std::deque<Message> ctrl_fifo, data_fifo;
+  std::vector<simgrid::s4u::CommPtr> ctrl_sends, data_sends;  // our sends, possibly in flight
   simgrid::s4u::MutexPtr mutex;
   simgrid::s4u::ConditionVariablePtr data_cv;
   double idle_time = 0;

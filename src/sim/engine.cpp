@@ -1,6 +1,8 @@
 // One SimGrid engine per process, configured for quiet, sanitizer-friendly runs.
 #include "engine.hpp"
 
+#include <cstdlib>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,11 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine() {
 #ifdef HETLB_SIM_ASAN
   args.emplace_back("--cfg=contexts/factory:thread");
 #endif
+  // Extra SimGrid settings, e.g. HETLB_SIMGRID_CFG="--cfg=network/model:CM02 --log=..."
+  if (const char* extra = std::getenv("HETLB_SIMGRID_CFG")) {
+    std::istringstream words(extra);
+    for (std::string w; words >> w;) args.push_back(w);
+  }
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
