@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
+#include "hetlb/scatter/exact.hpp"
 #include "hetlb/scatter/solve.hpp"
 
 namespace hetlb::cli {
@@ -38,6 +39,7 @@ void run(const CompareOptions& o) {
   std::vector<Row> rows;
   const std::size_t total = o.algorithms.size() * o.orders.size();
   std::map<std::string, double> best_bound;  // per order
+  std::map<std::string, Row> dp_rows;         // per order
   for (const std::string& order : o.orders) {
     for (const std::string& algo : o.algorithms) {
       Row row{algo, order, ""};
@@ -47,6 +49,22 @@ void run(const CompareOptions& o) {
       req.order = scatter::parse_order_policy(order);
       req.root = o.root;
       req.items = o.items;
+      // Where `exact` would fall back to Algorithm 2, reuse the dp row of the same order.
+      if (req.algorithm == scatter::Algorithm::Exact && o.root != "auto" && dp_rows.count(order) &&
+          req.order != scatter::OrderPolicy::Best) {
+        const std::size_t root = o.root.empty() ? platform.root : platform.index_of(o.root);
+        const scatter::Problem pb = scatter::make_problem(
+            platform, scatter::send_order(platform, root, req.order), o.items ? o.items : platform.items);
+        std::string why;
+        if (!scatter::exact_fast_path_applies(pb, &why)) {
+          row = dp_rows[order];
+          row.algorithm = algo;
+          row.note = "Algorithm 2, as the dp row (fallback: " + why + ")";
+          std::cerr << " same as dp\n";
+          rows.push_back(row);
+          continue;
+        }
+      }
       try {
         const scatter::Result r = scatter::plan_scatter(platform, req);
         row.ok = true;
@@ -58,6 +76,7 @@ void run(const CompareOptions& o) {
         row.seconds = r.solve_seconds;
         row.note = r.plan.method;
         best_bound[order] = std::max(best_bound[order], row.lower_bound);
+        if (req.algorithm == scatter::Algorithm::Dp) dp_rows[order] = row;
         std::cerr << fmt::format(" {:.3f} s in {:.3f} s\n", row.makespan, row.seconds);
       } catch (const Error& e) {
         row.note = std::string("refused: ") + e.what();
