@@ -61,6 +61,15 @@ void BM_Grid1999_Exact(benchmark::State& st) {
 }
 BENCHMARK(BM_Grid1999_Exact)->Unit(benchmark::kMillisecond);
 
+// Table 1 with a 1 ms latency on every link: exact by the Pareto frontier of used processors.
+void BM_Grid1999Latency_Exact(benchmark::State& st) {
+  Problem pb = grid1999();
+  for (std::size_t i = 0; i + 1 < pb.size(); ++i) pb.comm[i] = CostFunction::affine(1e-3, pb.comm[i].per_item());
+  for (auto _ : st) benchmark::DoNotOptimize(solve_exact(pb));
+  st.SetLabel(solve_exact(pb).method);
+}
+BENCHMARK(BM_Grid1999Latency_Exact)->Unit(benchmark::kMillisecond);
+
 void BM_Grid1999_Lp(benchmark::State& st) {
   const Problem pb = grid1999();
   for (auto _ : st) benchmark::DoNotOptimize(solve_lp(pb));

@@ -10,13 +10,24 @@
 // breakpoints. Each probe costs O(p + k) (k: points of the root's table) plus O(log n) per processor
 // when a table must be inverted; the bisection runs down to adjacent floating-point values.
 //
-// Elsewhere (latencies or tables on links, or an order not sorted by bandwidth) the result comes
-// from Algorithm 2 (dp), or Algorithm 1 (dp-basic) for decreasing costs, and Plan::method says so.
+// Affine links (latencies) in bandwidth order: the same exchange shows that some optimal
+// distribution uses a set of processors that all take their greedy capacity except the last one
+// used; since a latency may not pay for a slow processor, the sets are explored as a Pareto
+// frontier of (root's sending date, items placed), pruned by dominance, per probe.
+//
+// Elsewhere (tables on links, an order not sorted by bandwidth, or a frontier larger than
+// kExactFrontierMaxStates) the result comes from Algorithm 2 (dp), or Algorithm 1 (dp-basic) for
+// decreasing costs, and Plan::method says so.
 #pragma once
+#include <cstddef>
+#include <string>
+
 #include "hetlb/scatter/plan.hpp"
 #include "hetlb/scatter/problem.hpp"
 
 namespace hetlb::scatter {
+
+inline constexpr std::size_t kExactFrontierMaxStates = 1 << 16;
 
 Plan solve_exact(const Problem& problem);
 

@@ -36,6 +36,13 @@ RC_GTEST_PROP(BruteForce, Affine, ()) { check_all(*gen_problem(CostKind::Affine,
 RC_GTEST_PROP(BruteForce, AffineComputeLinearSortedLinks, ()) {
   check_all(*gen_problem(CostKind::Affine, 4, 12, true));
 }
+RC_GTEST_PROP(BruteForce, AffineLinksInBandwidthOrder, ()) {
+  Problem pb = *gen_problem(CostKind::Affine, 5, 12, true);
+  for (std::size_t i = 0; i + 1 < pb.size(); ++i)  // latencies on the sorted links
+    pb.comm[i] = CostFunction::affine(*rc::gen::inRange(0, 16) / 4.0, pb.comm[i].per_item());
+  RC_ASSERT(exact_fast_path_applies(pb));
+  check_all(pb);
+}
 RC_GTEST_PROP(BruteForce, Table, ()) { check_all(*gen_problem(CostKind::Table, 4, 12, false)); }
 RC_GTEST_PROP(BruteForce, TableComputeSortedLinks, ()) { check_all(*gen_problem(CostKind::Table, 4, 12, true)); }
 RC_GTEST_PROP(BruteForce, NonMonotoneCostsDpBasic, ()) {
