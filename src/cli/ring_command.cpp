@@ -25,6 +25,7 @@ struct RingOptions {
   bool verify = false;
   std::string schedule;
   std::size_t max_rows = 200;
+  std::size_t max_transfers = 2'000'000;
 };
 
 void print_table(std::ostream& out, const ring::Ring& r, const ring::Plan& p, bool verified, std::size_t max_rows) {
@@ -71,7 +72,7 @@ void run(const RingOptions& o) {
                              s.transfers.size(), s.time);
     return;
   }
-  const ring::Plan p = ring::plan_redistribution(r);
+  const ring::Plan p = ring::plan_redistribution(r, ring::PlanOptions{o.max_transfers});
   if (o.verify) {
     if (const auto bad = ring::verify_schedule(r, p.transfers, p.time))
       throw Error(fmt::format("{}: the {} plan fails verification: {}", o.file, p.algorithm, *bad));
@@ -97,6 +98,9 @@ void add_ring_command(CLI::App& app) {
   sub->add_flag("--verify", o->verify, "check the plan with the independent verifier (exit 1 on a violation)");
   sub->add_option("--schedule", o->schedule, "verify this schedule file (JSON with transfers and time) instead of planning");
   sub->add_option("--rows", o->max_rows, "transfers listed by --format table")->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40));
+  sub->add_option("--max-transfers", o->max_transfers,
+                  "limit on item-by-item forwarding transfers before falling back to block schedules (default 2000000)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
   sub->callback([o] { run(*o); });
 }
 

@@ -1,5 +1,6 @@
 // Planners for a bidirectional ring (paper, Sections 5 and 6).
 #pragma once
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -52,8 +53,8 @@ std::optional<FlowOptimum> solve_system8(const Ring& ring);
 // Heterogeneous bidirectional ring (Section 6). When System 8 reaches System 6's optimum the flow is
 // light and Lemma 9's schedule (right-going blocks at 0, left-going ones as soon as possible) attains
 // it: optimal ("system-6"). Otherwise System 8's light flow ("system-8") or, if no light flow exists,
-// the best block schedule over a few flows ("blocks"), whichever is faster. The lower bound is the
+// the best of block and path schedules (path_schedule) over a few flows ("flow-paths"). The lower bound is the
 // larger of Lemma 12 and System 6's integer optimum.
-Plan plan_heterogeneous_bidirectional(const Ring& ring);
+Plan plan_heterogeneous_bidirectional(const Ring& ring, std::size_t max_transfers = 2'000'000);
 
 }  // namespace hetlb::ring

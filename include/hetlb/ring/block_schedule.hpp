@@ -23,3 +23,17 @@ std::vector<Transfer> block_schedule(const Ring& ring, const std::vector<Count>&
 std::vector<Count> flow_from_theta(const std::vector<Count>& prefix, Count theta);
 
 }  // namespace hetlb::ring
+
+namespace hetlb::ring {
+
+// A schedule for any non-circulating flow on a bidirectional ring, built from Algorithm 2: every
+// maximal path of right-going links is planned as a unidirectional ring of its own (its source only
+// sends, its sink only receives, so Lemma 5 applies to it when its forwarders hold an item before and
+// after), starting at 0; every left-going path likewise, delayed as a whole until its source has
+// finished sending right and its sink has finished receiving from the left (only the end points of a
+// path can be shared with the other direction). At most max_transfers transfers for the item-by-item
+// forwarding in all; `capped` tells whether the limit was reached somewhere.
+std::vector<Transfer> path_schedule(const Ring& ring, const std::vector<Count>& flow, std::size_t max_transfers,
+                                    bool* capped = nullptr);
+
+}  // namespace hetlb::ring

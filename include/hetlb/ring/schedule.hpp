@@ -21,7 +21,7 @@ struct Transfer {
 };
 
 struct Plan {
-  std::string algorithm;  // e.g. "algorithm-1", "algorithm-2", "algorithm-3", "system-6", "system-8", "blocks"
+  std::string algorithm;  // e.g. "algorithm-1", "algorithm-2", "algorithm-3", "system-6", "system-8", "flow-paths"
   std::string method;     // how the schedule was built, in words
   std::vector<Transfer> transfers;
   double time = 0;         // the last arrival (0 when nothing moves)

@@ -14,7 +14,7 @@ namespace hetlb::ring {
 // time c * max |delta_{k,l}| (Lemma 1, Theorem 1), under the paper's hypothesis L_i, T_i >= 1.
 // Otherwise the blocks are delayed as needed (block_schedule.hpp) and `optimal` is set only when
 // the time still meets Lemma 1's bound.
-Plan plan_algorithm1(const Ring& ring);
+Plan plan_algorithm1(const Ring& ring, std::size_t max_transfers = 2'000'000);
 
 // Algorithm 2 (heterogeneous costs): x_i items forwarded as soon as possible; time
 // max_i x_i c_{i,i+1} (Lemma 5), optimal (Theorem 2) under the paper's hypothesis. The planner first

@@ -7,10 +7,10 @@
 
 namespace hetlb::ring {
 
-Plan plan_algorithm1(const Ring& ring) {
+Plan plan_algorithm1(const Ring& ring, std::size_t max_transfers) {
   if (!paper_hypothesis(ring)) {
     // Lemma 3 needs L_i >= 1 and T_i >= 1; without it items must wait (Algorithm 2's planner).
-    Plan p = plan_algorithm2(ring);
+    Plan p = plan_algorithm2(ring, max_transfers);
     p.method = "Algorithm 1 needs L_i, T_i >= 1; " + p.method;
     return p;
   }
