@@ -19,32 +19,19 @@ Plan solve_dp_basic(const Problem& problem) {
     throw Error(fmt::format("dp-basic: p*n^2/2 = {:.3g} steps for p = {}, n = {}: expected at most {:.0g} "
                             "(use dp or exact)", steps, p, n, kDpBasicMaxSteps));
   DpTable table(problem);
-  std::vector<double>& next = table.next;  // cost[., i+1]
-  std::vector<double>& cur = table.cur;    // cost[., i]
-  for (Count d = 0; d <= n; ++d) next[d] = problem.compute[p - 1](d) + problem.comm[p - 1](d);
-  for (std::size_t i = p - 1; i-- > 0;) {
-    const CostFunction& comm = problem.comm[i];
-    const CostFunction& comp = problem.compute[i];
-    std::uint32_t* choice = table.row(i);
-    cur[0] = 0.0;
-    choice[0] = 0;
-    for (Count d = 1; d <= n; ++d) {
-      Count sol = 0;
-      double best = next[d];
-      for (Count e = 1; e <= d; ++e) {
-        const double m = comm(e) + std::max(comp(e), next[d - e]);
-        if (m < best) {
-          best = m;
-          sol = e;
-        }
+  table.fill([](const CostFunction& comm, const CostFunction& comp, const std::vector<double>& next, Count d) {
+    Count sol = 0;
+    double best = next[d];  // e = 0
+    for (Count e = 1; e <= d; ++e) {
+      const double m = comm(e) + std::max(comp(e), next[d - e]);
+      if (m < best) {
+        best = m;
+        sol = e;
       }
-      cur[d] = best;
-      choice[d] = static_cast<std::uint32_t>(sol);
     }
-    std::swap(cur, next);
-  }
-  Plan plan = table.finish("dp-basic", "Algorithm 1 (RR-4770), O(p n^2)");
-  return plan;
+    return std::pair{sol, best};
+  });
+  return table.finish("dp-basic", "Algorithm 1 (RR-4770), O(p n^2)");
 }
 
 }  // namespace hetlb::scatter

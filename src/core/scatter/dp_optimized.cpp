@@ -15,48 +15,34 @@ namespace hetlb::scatter {
 Plan solve_dp(const Problem& problem) {
   if (!problem.all_non_decreasing())
     throw Error("dp: Algorithm 2 needs non-decreasing cost functions (a table decreases somewhere); use dp-basic");
-  const Count n = problem.items;
-  const std::size_t p = problem.size();
   DpTable table(problem);
-  std::vector<double>& next = table.next;
-  std::vector<double>& cur = table.cur;
-  for (Count d = 0; d <= n; ++d) next[d] = problem.compute[p - 1](d) + problem.comm[p - 1](d);
-  for (std::size_t i = p - 1; i-- > 0;) {
-    const CostFunction& comm = problem.comm[i];
-    const CostFunction& comp = problem.compute[i];
-    std::uint32_t* choice = table.row(i);
-    cur[0] = 0.0;
-    choice[0] = 0;
-    for (Count d = 1; d <= n; ++d) {
-      Count sol;
-      double best;
-      if (next[d] <= 0.0) {  // lines 11-12: Tcomp(i, 0) = 0 >= cost[d, i+1]
-        sol = 0;
-        best = 0.0;
-      } else {  // lines 16-26 (line 13 cannot hold: cost[0, i+1] = 0 <= Tcomp(i, d))
-        Count lo = 0, hi = d;  // Tcomp(i, lo) < cost[d-lo], Tcomp(i, hi) >= cost[d-hi]
-        while (hi - lo > 1) {
-          const Count e = lo + (hi - lo) / 2;
-          if (comp(e) < next[d - e]) lo = e; else hi = e;
-        }
-        sol = hi;
-        best = comm(hi) + comp(hi);
+  table.fill([](const CostFunction& comm, const CostFunction& comp, const std::vector<double>& next, Count d) {
+    Count sol;
+    double best;
+    if (next[d] <= 0.0) {  // lines 11-12: Tcomp(i, 0) = 0 >= cost[d, i+1]
+      sol = 0;
+      best = 0.0;
+    } else {  // lines 16-26 (line 13 cannot hold: cost[0, i+1] = 0 <= Tcomp(i, d))
+      Count lo = 0, hi = d;  // Tcomp(i, lo) < cost[d-lo], Tcomp(i, hi) >= cost[d-hi]
+      while (hi - lo > 1) {
+        const Count e = lo + (hi - lo) / 2;
+        if (comp(e) < next[d - e]) lo = e; else hi = e;
       }
-      for (Count e = sol - 1; e >= 0; --e) {  // lines 28-35
-        const double rest = next[d - e];
-        const double m = comm(e) + rest;
-        if (m < best) {
-          best = m;
-          sol = e;
-        } else if (rest >= best) {
-          break;
-        }
-      }
-      cur[d] = best;
-      choice[d] = static_cast<std::uint32_t>(sol);
+      sol = hi;
+      best = comm(hi) + comp(hi);
     }
-    std::swap(cur, next);
-  }
+    for (Count e = sol - 1; e >= 0; --e) {  // lines 28-35
+      const double rest = next[d - e];
+      const double m = comm(e) + rest;
+      if (m < best) {
+        best = m;
+        sol = e;
+      } else if (rest >= best) {
+        break;
+      }
+    }
+    return std::pair{sol, best};
+  });
   return table.finish("dp", "Algorithm 2 (RR-4770), optimized dynamic programming");
 }
 
