@@ -1,0 +1,214 @@
+// hetlb-seismic: the seismic ray-tracing application of RR-4770 (Section 2), reduced to a mini-app.
+// The root holds the rays; `--mode uniform` distributes them with MPI_Scatter as the original code did
+// (n / p each, the root keeps the remainder), `--mode hetlb` with the load-balanced scatter of hetlb_mpi
+// planned from `--platform` (processor k = rank k). Every rank traces its rays; rank 0 gathers the
+// results and checks every ray was traced exactly once against a sequential run (exit 1 otherwise).
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <mpi.h>
+
+#include "earth_model.hpp"
+#include "hetlb/io/platform_json.hpp"
+#include "hetlb/mpi/scatter.hpp"
+#include "ray.hpp"
+#include "report.hpp"
+
+namespace {
+
+struct Options {
+  std::string mode = "uniform";
+  std::string platform;
+  long long rays = 4000;
+  unsigned long long seed = 1999;
+  int root = 0;
+  int layers = 330;
+  bool emulate = false;
+  bool corrupt = false;
+  std::string format = "table";
+};
+
+// One line on rank 0, the same exit code everywhere.
+int fail_everywhere(int rank, const std::string& message, int code) {
+  if (rank == 0) std::fprintf(stderr, "hetlb-seismic: %s\n", message.c_str());
+  MPI_Finalize();
+  return code;
+}
+
+// --emulate: rank r traces each ray round(compute_r / fastest compute) times, so a homogeneous machine
+// behaves like the platform's processors. Rank 0 reads the platform; an error is returned to all.
+std::vector<int> slowdowns(const std::string& path, int size, std::string& error) {
+  std::vector<int> factors(static_cast<std::size_t>(size), 1);
+  try {
+    const hetlb::Platform platform = hetlb::io::load_platform_file(path);
+    if (platform.processors.size() != static_cast<std::size_t>(size)) {
+      error = path + ": " + std::to_string(platform.processors.size()) + " processors after count expansion, but " +
+              std::to_string(size) + " ranks (processor k runs on rank k)";
+      return factors;
+    }
+    double fastest = 0;
+    for (const hetlb::Processor& p : platform.processors) {
+      const double s = p.compute.asymptotic_slope();
+      if (s > 0 && (fastest == 0 || s < fastest)) fastest = s;
+    }
+    for (std::size_t k = 0; k < factors.size(); ++k) {
+      const double s = platform.processors[k].compute.asymptotic_slope();
+      factors[k] = fastest > 0 ? std::max(1, static_cast<int>(std::lround(s / fastest))) : 1;
+    }
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  return factors;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  Options o;
+  CLI::App app{"Seismic ray tracing with MPI_Scatter or the hetlb load-balanced scatter (RR-4770, Section 2)"};
+  app.add_option("--mode", o.mode, "uniform (MPI_Scatter) or hetlb (planned scatter)")
+      ->check(CLI::IsMember({"uniform", "hetlb"}));
+  app.add_option("--platform", o.platform, "hetlb platform JSON, processor k = rank k (hetlb mode, --emulate)");
+  app.add_option("--rays", o.rays, "number of rays")->check(CLI::Range(1LL, 100'000'000LL));
+  app.add_option("--seed", o.seed, "seed of the rays");
+  app.add_option("--root", o.root, "rank holding the rays");
+  app.add_option("--layers", o.layers, "layers of the velocity model")->check(CLI::Range(1, 100000));
+  app.add_flag("--emulate", o.emulate, "trace each ray compute_r / fastest times on rank r (needs --platform)");
+  app.add_flag("--corrupt", o.corrupt, "testing: falsify one result per rank so the integrity check must fail");
+  app.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = rank == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 2);
+    MPI_Finalize();
+    return code == 0 ? 0 : 2;
+  }
+  if (o.root < 0 || o.root >= size)
+    return fail_everywhere(rank, "--root " + std::to_string(o.root) + ": expected a rank in [0, " +
+                                     std::to_string(size) + ")", 2);
+  if ((o.mode == "hetlb" || o.emulate) && o.platform.empty())
+    return fail_everywhere(rank, "--platform FILE.json is required by --mode hetlb and --emulate", 2);
+
+  const std::vector<seismic::Layer> model = seismic::earth_model(o.layers);
+  const MPI_Datatype ray_type = seismic::ray_datatype(), traced_type = seismic::traced_datatype();
+  std::vector<seismic::Ray> rays;
+  if (rank == o.root) rays = seismic::generate_rays(o.rays, o.seed, model);
+
+  seismic::RunReport report;
+  report.mode = o.mode;
+  report.rays = o.rays;
+  report.root = o.root;
+
+  // Heterogeneity emulation factors, scattered from rank 0.
+  int slowdown = 1;
+  if (o.emulate) {
+    std::string error;
+    std::vector<int> factors;
+    if (rank == 0) factors = slowdowns(o.platform, size, error);
+    int bad = error.empty() ? 0 : 1;
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (bad) return fail_everywhere(rank, error, 2);
+    MPI_Scatter(factors.data(), 1, MPI_INT, &slowdown, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    report.slowdown = factors;
+  }
+
+  // Planning happens before the clock starts: the run times the data distribution and the tracing.
+  hetlb::mpi::Distribution plan;
+  if (o.mode == "hetlb") {
+    try {
+      plan = hetlb::mpi::plan_distribution(o.platform, o.rays, o.root, MPI_COMM_WORLD);
+    } catch (const hetlb::mpi::Error& e) {
+      return fail_everywhere(rank, e.what(), 2);
+    }
+    report.send_order = plan.send_order;
+    report.predicted_makespan = plan.predicted_makespan;
+  }
+
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  std::vector<seismic::Ray> mine;
+  if (o.mode == "hetlb") {
+    const int count = plan.counts[static_cast<std::size_t>(rank)];
+    mine.resize(static_cast<std::size_t>(count));
+    hetlb::mpi::scatter(rays.data(), ray_type, mine.data(), count, plan, MPI_COMM_WORLD);
+  } else {
+    const long long q = o.rays / size;  // as the original code: MPI_Scatter of equal shares
+    mine.resize(static_cast<std::size_t>(q));
+    MPI_Scatter(rays.data(), static_cast<int>(q), ray_type, mine.data(), static_cast<int>(q), ray_type, o.root,
+                MPI_COMM_WORLD);
+    if (rank == o.root) mine.insert(mine.end(), rays.begin() + q * size, rays.end());  // the remainder
+  }
+  const double received = MPI_Wtime() - start;
+  std::vector<seismic::Traced> traced(mine.size());
+  for (std::size_t i = 0; i < mine.size(); ++i)
+    for (int repeat = 0; repeat < slowdown; ++repeat) traced[i] = seismic::trace(mine[i], model);
+  const double finished = MPI_Wtime() - start;
+  if (o.corrupt && !traced.empty()) traced[0].travel_time += 1.0;
+
+  // Times and results to rank 0.
+  double times[4] = {static_cast<double>(mine.size()), received, finished - received, finished};
+  std::vector<double> all_times(4 * static_cast<std::size_t>(size));
+  MPI_Gather(times, 4, MPI_DOUBLE, all_times.data(), 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  int mine_count = static_cast<int>(traced.size());
+  std::vector<int> counts(static_cast<std::size_t>(size)), displs(counts);
+  MPI_Gather(&mine_count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  long long gathered = 0;
+  for (int r = 0; r < size; ++r) displs[static_cast<std::size_t>(r)] = static_cast<int>(gathered), gathered += counts[static_cast<std::size_t>(r)];
+  std::vector<seismic::Traced> results(rank == 0 ? static_cast<std::size_t>(gathered) : 0);
+  MPI_Gatherv(traced.data(), mine_count, traced_type, results.data(), counts.data(), displs.data(), traced_type, 0,
+              MPI_COMM_WORLD);
+
+  int ok = 1;
+  if (rank == 0) {
+    for (int r = 0; r < size; ++r) {
+      const double* t = &all_times[4 * static_cast<std::size_t>(r)];
+      report.ranks.push_back({r, static_cast<long long>(t[0]), t[1], t[2], t[3]});
+      report.makespan = std::max(report.makespan, t[3]);
+    }
+    // Every ray exactly once, with the value a sequential run computes (bitwise).
+    const std::vector<seismic::Ray> reference = seismic::generate_rays(o.rays, o.seed, model);
+    std::vector<int> seen(static_cast<std::size_t>(o.rays), 0);
+    std::vector<double> time_of(static_cast<std::size_t>(o.rays), 0.0);
+    for (const seismic::Traced& t : results) {
+      const auto id = static_cast<long long>(t.id);
+      if (id < 0 || id >= o.rays || static_cast<double>(id) != t.id) {
+        report.integrity_message = "a result has no valid ray id";
+        ok = 0;
+        break;
+      }
+      ++seen[static_cast<std::size_t>(id)];
+      time_of[static_cast<std::size_t>(id)] = t.travel_time;
+    }
+    for (long long i = 0; ok && i < o.rays; ++i) {
+      const auto u = static_cast<std::size_t>(i);
+      const double expected = seismic::trace(reference[u], model).travel_time;
+      report.sequential_checksum += expected;
+      report.checksum += time_of[u];
+      if (seen[u] != 1) {
+        report.integrity_message = "ray " + std::to_string(i) + " traced " + std::to_string(seen[u]) + " times";
+        ok = 0;
+      } else if (time_of[u] != expected) {
+        report.integrity_message = "ray " + std::to_string(i) + " differs from the sequential run";
+        ok = 0;
+      }
+    }
+    if (ok && gathered != o.rays) ok = 0, report.integrity_message = "wrong number of results";
+    report.integrity = ok == 1;
+    std::fputs((o.format == "json" ? seismic::to_json(report) + "\n" : seismic::to_table(report)).c_str(), stdout);
+    std::fflush(stdout);
+    if (!ok) std::fprintf(stderr, "hetlb-seismic: integrity check failed: %s\n", report.integrity_message.c_str());
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Datatype types[2] = {ray_type, traced_type};
+  for (MPI_Datatype& t : types) MPI_Type_free(&t);
+  MPI_Finalize();
+  return ok ? 0 : 1;
+}
