@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   hetlb::cli::add_scatter_command(app);
   hetlb::cli::add_compare_command(app);
+  hetlb::cli::add_simgrid_platform_command(app);
   hetlb::cli::add_ring_command(app);
   hetlb::cli::add_simulate_command(app);
   if (argc >= 2 && argv[1][0] != '-') {  // an unknown command gets one line naming the known ones
