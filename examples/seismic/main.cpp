@@ -3,6 +3,7 @@
 // (n / p each, the root keeps the remainder), `--mode hetlb` with the load-balanced scatter of hetlb_mpi
 // planned from `--platform` (processor k = rank k). Every rank traces its rays; rank 0 gathers the
 // results and checks every ray was traced exactly once against a sequential run (exit 1 otherwise).
+// `--gantt F.png` draws the measured chart.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -12,6 +13,7 @@
 #include <mpi.h>
 
 #include "earth_model.hpp"
+#include "gantt.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/scatter.hpp"
 #include "ray.hpp"
@@ -29,6 +31,7 @@ struct Options {
   bool emulate = false;
   bool corrupt = false;
   std::string format = "table";
+  std::string gantt;
 };
 
 // One line on rank 0, the same exit code everywhere.
@@ -84,6 +87,7 @@ int main(int argc, char** argv) {
   app.add_flag("--emulate", o.emulate, "trace each ray compute_r / fastest times on rank r (needs --platform)");
   app.add_flag("--corrupt", o.corrupt, "testing: falsify one result per rank so the integrity check must fail");
   app.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}));
+  app.add_option("--gantt", o.gantt, "rank 0 draws the measured Gantt chart to this .png or .svg (gnuplot)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -205,6 +209,14 @@ int main(int argc, char** argv) {
     std::fputs((o.format == "json" ? seismic::to_json(report) + "\n" : seismic::to_table(report)).c_str(), stdout);
     std::fflush(stdout);
     if (!ok) std::fprintf(stderr, "hetlb-seismic: integrity check failed: %s\n", report.integrity_message.c_str());
+    if (ok && !o.gantt.empty()) {
+      try {
+        seismic::render_measured_gantt(report, o.gantt);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "hetlb-seismic: --gantt %s: %s\n", o.gantt.c_str(), e.what());
+        ok = 0;
+      }
+    }
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Datatype types[2] = {ray_type, traced_type};

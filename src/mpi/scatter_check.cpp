@@ -1,5 +1,5 @@
 // hetlb-mpi-scatter-check: runs the load-balanced scatter under mpirun and verifies it (ctest driver).
-//   --platform F --items N [--root R] [--api cpp|c|scatterv]
+//   --platform F --items N [--root R] [--api cpp|c|scatterv] [--short-buffer RANK]
 // Verified on every run (exit 1 on failure): the counts and send order equal the planner's (each rank
 // plans on its own), every item is delivered exactly once, to its planned rank, in order, the root sends
 // in the planned order (MPI_Send intercepted through PMPI), and the plan communicator follows the plan.
@@ -28,6 +28,7 @@ struct Options {
   long long items = 0;
   int root = 0;
   std::string api = "cpp";
+  int short_buffer = -1;  // this rank declares one item less than its share (bad-input test)
 };
 
 Options parse(int argc, char** argv) {
@@ -38,6 +39,7 @@ Options parse(int argc, char** argv) {
     else if (key == "--items") o.items = std::atoll(value.c_str());
     else if (key == "--root") o.root = std::atoi(value.c_str());
     else if (key == "--api") o.api = value;
+    else if (key == "--short-buffer") o.short_buffer = std::atoi(value.c_str());
   }
   return o;
 }
@@ -81,12 +83,13 @@ int main(int argc, char** argv) {
   }
   const auto me = static_cast<std::size_t>(rank);
   std::vector<std::int64_t> mine(static_cast<std::size_t>(counts[me]) + 1);  // +1: never a null buffer
+  const int capacity = counts[me] - (rank == o.short_buffer ? 1 : 0);
   int count = -1;
   long long offset = -1;
   MPI_Comm plan_comm = MPI_COMM_NULL;
   g_send_destinations.clear();
   if (o.api == "c") {
-    status = hetlb_mpi_scatter(data.data(), o.items, MPI_INT64_T, mine.data(), counts[me], o.root,
+    status = hetlb_mpi_scatter(data.data(), o.items, MPI_INT64_T, mine.data(), capacity, o.root,
                                o.platform.c_str(), MPI_COMM_WORLD, &count, &offset, &plan_comm);
     if (status != HETLB_MPI_SUCCESS) {
       MPI_Finalize();
@@ -102,7 +105,7 @@ int main(int argc, char** argv) {
     try {
       const hetlb::mpi::Distribution d = hetlb::mpi::plan_distribution(o.platform, o.items, o.root, MPI_COMM_WORLD);
       g_send_destinations.clear();
-      const hetlb::mpi::Share share = hetlb::mpi::scatter(data.data(), MPI_INT64_T, mine.data(), counts[me], d,
+      const hetlb::mpi::Share share = hetlb::mpi::scatter(data.data(), MPI_INT64_T, mine.data(), capacity, d,
                                                           MPI_COMM_WORLD);
       count = share.count;
       offset = share.offset;

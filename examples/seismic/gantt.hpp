@@ -1,0 +1,14 @@
+// The measured Gantt chart of a run, drawn like RR-4770's Figures 2-4 (hetlb_plot's scatter chart):
+// one column per rank in send order (root last), receiving then computing.
+#pragma once
+#include <string>
+
+#include "report.hpp"
+
+namespace seismic {
+
+// Reception of rank i is drawn from the previous rank's reception end (the root's port is single) to
+// its own; the root's column shows its sending. Throws hetlb::Error when gnuplot fails.
+void render_measured_gantt(const RunReport& report, const std::string& path);
+
+}  // namespace seismic
