@@ -87,6 +87,46 @@ std::optional<std::vector<Transfer>> asap_schedule(const Ring& r, const std::vec
 
 bool meets(double time, double bound) { return time <= bound * (1 + 1e-12) + 1e-300; }
 
+// Paced blocks: with tau = max_j x_j c_j, link j sends its items in blocks of b_j, block k ending at
+// (items in blocks 1..k) * tau / x_j. Item m then leaves between (m-1) tau / x_j (the uniform-rate
+// "fluid" schedule) and that plus b_j tau / x_j, so it arrives at most b_j + 1 items' worth of fluid
+// time late. In the fluid schedule P_q holds (1-u) L_q + u T_q >= min(L_q, T_q) items at fraction u of
+// the time, so P_q's sends are always covered when min(L_q, T_q) >= 1 + b_j + c_j x_j / tau for the
+// link j feeding it (when it forwards at all, x_q > L_q). Every link ends at tau: Theorem 2's bound.
+// nullopt when some forwarder holds too few items for b_j >= 1, or beyond max_transfers.
+std::optional<std::vector<Transfer>> paced_schedule(const Ring& r, const std::vector<Count>& x, std::size_t max_transfers) {
+  const std::size_t n = r.size();
+  double tau = 0;
+  for (std::size_t j = 0; j < n; ++j) tau = std::max(tau, static_cast<double>(x[j]) * r.succ_cost[j]);
+  std::vector<Count> block(n, 0);
+  std::size_t total = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    if (x[j] == 0) continue;
+    const std::size_t q = r.succ(j);
+    block[j] = x[j];
+    if (x[q] > r.loads[q]) {  // P_q forwards items of link j
+      const double margin = static_cast<double>(std::min(r.loads[q], r.targets[q])) - 1 -
+                            static_cast<double>(x[j]) * r.succ_cost[j] / tau;
+      if (margin < 1) return std::nullopt;
+      block[j] = std::min<Count>(x[j], static_cast<Count>(std::floor(margin)));
+    }
+    total += static_cast<std::size_t>((x[j] + block[j] - 1) / block[j]);
+    if (total > max_transfers) return std::nullopt;
+  }
+  std::vector<Transfer> out;
+  out.reserve(total);
+  for (std::size_t j = 0; j < n; ++j) {
+    const double c = r.succ_cost[j], per = tau / static_cast<double>(x[j]);
+    for (Count done = 0; done < x[j];) {
+      const Count size = std::min(block[j], x[j] - done);
+      done += size;
+      const double end = static_cast<double>(done) * per;
+      out.push_back(Transfer{j, r.succ(j), true, size, end - static_cast<double>(size) * c, end});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::optional<std::vector<Transfer>> algorithm2_asap(const Ring& ring, const std::vector<Count>& x,
@@ -154,9 +194,17 @@ Plan plan_algorithm2(const Ring& ring, std::size_t max_transfers) {
   consider(block_schedule(ring, x), "Algorithm 2 flow, one block per link, each as early as possible");
   if (!meets(p.time, p.lower_bound))
     consider(unreversed(block_schedule(rev, xr), n), "Algorithm 2 flow, one block per link, each as late as possible");
+  std::size_t asap_limit = max_transfers;
   if (!meets(p.time, p.lower_bound)) {
+    if (auto paced = paced_schedule(ring, x, max_transfers)) {
+      asap_limit = std::min(asap_limit, paced->size());  // item-by-item forwarding only if it is smaller
+      consider(std::move(*paced), "Algorithm 2 flow, paced blocks ending at k b tau / x (time = Theorem 2's bound)");
+    }
+  }
+  if (!meets(p.time, p.lower_bound) || asap_limit > 4 * n) {
     // Algorithm 2 as written; also run backwards, which may need fewer transfers.
     bool capped = false;
+    const std::size_t max_transfers = asap_limit;
     if (auto asap = asap_schedule(ring, x, max_transfers))
       consider(std::move(*asap), "Algorithm 2: items forwarded one by one as soon as possible");
     else
