@@ -35,6 +35,24 @@ TEST(PlatformJson, DocumentedShape) {
   EXPECT_TRUE(pf.processors[9].transfer.has_value());
 }
 
+TEST(PlatformJson, WriterRoundTrips) {
+  const Platform a = parse_platform_json(kOk);
+  const Platform b = parse_platform_json(platform_to_json(a));
+  ASSERT_EQ(a.processors.size(), b.processors.size());
+  EXPECT_EQ(a.items, b.items);
+  EXPECT_EQ(a.root, b.root);
+  EXPECT_EQ(a.name, b.name);
+  for (std::size_t i = 0; i < a.processors.size(); ++i) {
+    EXPECT_EQ(a.processors[i].name, b.processors[i].name);
+    EXPECT_EQ(a.processors[i].comm.kind(), b.processors[i].comm.kind());
+    EXPECT_EQ(a.processors[i].transfer.has_value(), b.processors[i].transfer.has_value());
+    for (Count x : {0, 1, 7, 55, 5000}) {
+      EXPECT_EQ(a.processors[i].compute(x), b.processors[i].compute(x));
+      EXPECT_EQ(a.processors[i].comm(x), b.processors[i].comm(x));
+    }
+  }
+}
+
 TEST(PlatformJson, ExampleFileLoads) {
   const Platform pf = load_platform_file(std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json");
   EXPECT_EQ(pf.processors.size(), 16u);

@@ -14,6 +14,10 @@ namespace hetlb::io {
 Platform parse_platform_json(const std::string& text, const std::string& source = "platform");
 Platform load_platform_file(const std::string& path);
 
+// Writes `platform` in the same format (one entry per processor, no `count`); reading it back gives
+// the same platform.
+std::string platform_to_json(const Platform& platform);
+
 // The processor-expansion limit (sum of counts), against absurd inputs.
 inline constexpr long long kMaxProcessors = 10'000'000;
 
