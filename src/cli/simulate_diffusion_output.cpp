@@ -40,6 +40,7 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
       {"final_min_load", m.final_min_load},
       {"final_max_load", m.final_max_load},
       {"ctrl_messages", m.ctrl_messages},
+      {"ctrl_messages_skipped", m.ctrl_messages_skipped},
       {"data_messages", m.data_messages},
       {"computing_iterations", m.computing_iterations},
       {"balancing_iterations", m.balancing_iterations},

@@ -17,13 +17,16 @@ double wall_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Non-blocking send. Detached comms are tracked by SimGrid 3.32 in one global list (its removal
-// is linear: quadratic slowdown with 1000 nodes), so each sender keeps its own comms instead and
-// forgets the finished ones every few sends.
+// Non-blocking send. SimGrid 3.32 keeps each actor's activities in a linked list with linear
+// removal, and a comm leaves its sender's list only when a wait on it completes (a successful test
+// marks it finished without removing it): detached or merely tested comms make the list, and a
+// 1000-node run, grow without bound. Each sender keeps its comms and, every 8 sends, collects the
+// finished ones with zero-timeout waits.
 void send(World& w, std::vector<s4u::CommPtr>& pending, s4u::Mailbox* box, const Message& m, double bytes) {
   pending.push_back(box->put_async(w.make(m), static_cast<uint64_t>(std::max(1.0, bytes))));
-  if (pending.size() >= 32)
-    std::erase_if(pending, [](const s4u::CommPtr& c) { return c->get_state() == s4u::Activity::State::FINISHED; });
+  if (pending.size() < 8) return;
+  for (ssize_t k; !pending.empty() && (k = s4u::Comm::wait_any_for(pending, 0)) >= 0;)
+    pending.erase(pending.begin() + k);
 }
 
 void report_progress(World& w) {
@@ -53,7 +56,8 @@ void World::finish() {
   if (finished) return;
   finished = true;
   finish_date = s4u::Engine::get_clock();
-  for (Node& n : nodes) n.data_cv->notify_all();
+  for (Node& n : nodes)
+    if (n.waiting) n.data_cv->notify_all();
   s4u::Actor::create("drain", nodes.front().host, [this] { drain_activity(*this); });
 }
 
@@ -73,7 +77,7 @@ void receiving_activity(World& w, Node& n) {
       w.release(data);
       comms[1] = n.data_box->get_async<Message>(&data);
       --w.in_flight;
-      n.data_cv->notify_all();
+      if (n.waiting) n.data_cv->notify_all();
       if (w.finished && w.in_flight == 0) w.drained->notify_all();
     }
   }
@@ -84,15 +88,15 @@ void receiving_activity(World& w, Node& n) {
 void computing_activity(World& w, Node& n) {
   const double flops_per_unit = w.config.ratio * kUnitFlopsPerRatio;
   while (!w.finished) {
-    {
+    // Idle: wait for the receiving activity to bring data (or for the end). The mutex is taken only
+    // here: SimGrid 3.32 leaves each immediate acquisition in the actor's activity list.
+    if (n.data_fifo.empty() && n.real <= 0 && !w.finished) {
       std::unique_lock lock(*n.mutex);
-      while (n.data_fifo.empty() && n.real <= 0 && !w.finished) {
-        n.waiting = true;
-        n.wait_start = s4u::Engine::get_clock();
-        n.data_cv->wait(lock);
-        n.waiting = false;
-        n.idle_time += std::min(s4u::Engine::get_clock(), w.finished ? w.finish_date : 1e300) - n.wait_start;
-      }
+      n.waiting = true;
+      n.wait_start = s4u::Engine::get_clock();
+      while (n.data_fifo.empty() && !w.finished) n.data_cv->wait(lock);
+      n.waiting = false;
+      n.idle_time += std::min(s4u::Engine::get_clock(), w.finished ? w.finish_date : 1e300) - n.wait_start;
     }
     if (w.finished) break;
     const double start = s4u::Engine::get_clock();
@@ -143,8 +147,16 @@ void balancing_activity(World& w, Node& n) {
     if (virt) n.virtual_load -= sent;
     const double after = own - sent;
     for (std::size_t p = 0; p < deg; ++p) {
+      const double announced = virt ? t[p] : 0.0;
+      // A message equal to the last one sent to p (same load, nothing announced) would change
+      // nothing there: it is counted as skipped instead of simulated.
+      if (announced == 0 && after == n.last_sent[p]) {
+        ++w.ctrl_skipped;
+        continue;
+      }
+      n.last_sent[p] = after;
       ++w.ctrl_messages;
-      send(w, n.ctrl_sends, w.nodes[n.neighbours[p]].ctrl_box, Message{n.slot_at[p], after, virt ? t[p] : 0.0}, kControlBytes);
+      send(w, n.ctrl_sends, w.nodes[n.neighbours[p]].ctrl_box, Message{n.slot_at[p], after, announced}, kControlBytes);
     }
     ++n.lb_iterations;
     const double left = start + w.min_lb - s4u::Engine::get_clock();

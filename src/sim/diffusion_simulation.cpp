@@ -84,6 +84,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
     node.neighbours = topology.neighbours[i];
     node.known.assign(node.neighbours.size(), std::numeric_limits<double>::infinity());
     node.owed.assign(node.neighbours.size(), 0.0);
+    node.last_sent.assign(node.neighbours.size(), std::numeric_limits<double>::quiet_NaN());
     node.real = node.virtual_load = initial[i];
     node.mutex = s4u::Mutex::create();
     node.data_cv = s4u::ConditionVariable::create();
@@ -147,6 +148,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   m.final_max_load = *std::max_element(r.final_loads.begin(), r.final_loads.end());
   m.ctrl_messages = w.ctrl_messages;
   m.data_messages = w.data_messages;
+  m.ctrl_messages_skipped = w.ctrl_skipped;
   m.simulated_time = w.finish_date;
   m.wall_seconds = wall;
   r.events = m.computing_iterations + m.balancing_iterations + m.ctrl_messages + m.data_messages;

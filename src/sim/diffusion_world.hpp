@@ -28,12 +28,13 @@ struct Node {
   std::vector<int> slot_at;        // slot_at[p]: our index in neighbour p's list
   std::vector<double> known;       // last load announced by each neighbour (+inf until heard of)
   std::vector<double> owed;        // decided transfers not yet sent as data
+  std::vector<double> last_sent;   // load told to each neighbour by the last control message (NaN: none)
   double real = 0;                 // load held (includes what is owed but not yet sent)
   double virtual_load = 0;         // virtual-load view: real + announced incoming - decided outgoing
   std::deque<Message> ctrl_fifo, data_fifo;
   std::vector<simgrid::s4u::CommPtr> ctrl_sends, data_sends;  // our sends, possibly in flight
   simgrid::s4u::MutexPtr mutex;
-  simgrid::s4u::ConditionVariablePtr data_cv;
+  simgrid::s4u::ConditionVariablePtr data_cv;  // the computing activity waits here without load
   double idle_time = 0;
   bool waiting = false;
   double wait_start = 0;
@@ -53,7 +54,7 @@ struct World {
   std::uint64_t in_flight = 0;  // data messages sent and not yet received
   simgrid::s4u::ConditionVariablePtr drained;
   simgrid::s4u::MutexPtr drain_mutex;
-  std::uint64_t ctrl_messages = 0, data_messages = 0;
+  std::uint64_t ctrl_messages = 0, data_messages = 0, ctrl_skipped = 0;
   double moved = 0;
   std::vector<LoadSample> trace;
   double wall_start = 0, last_progress = 0;

@@ -16,6 +16,7 @@ struct Metrics {
   double load_spread_percent = 0;  // standard deviation of final loads, % of the average
   double final_min_load = 0, final_max_load = 0;
   std::uint64_t ctrl_messages = 0, data_messages = 0;
+  std::uint64_t ctrl_messages_skipped = 0;  // identical to the previous one to that neighbour
   std::uint64_t computing_iterations = 0, balancing_iterations = 0;
   double simulated_time = 0, wall_seconds = 0;
 };

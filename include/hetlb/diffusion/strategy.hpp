@@ -19,6 +19,9 @@ struct Strategy {
 StrategyKind parse_strategy(const std::string& name);
 std::string to_string(StrategyKind kind);
 
+// Real-load transfers smaller than this fraction of the sender's load are dropped by balance().
+inline constexpr double kNegligibleTransfer = 1e-9;
+
 // Transfers (same order as `neighbours`, each >= 0, sum <= load) decided by `strategy` for a node of
 // load `load` whose neighbours are believed to hold `neighbours`.
 std::vector<double> balance(const Strategy& strategy, double load, const std::vector<double>& neighbours);

@@ -42,7 +42,11 @@ std::vector<double> balance(const Strategy& strategy, double load, const std::ve
     case StrategyKind::makhoul: out = makhoul_transfers(load, neighbours); break;
     case StrategyKind::besteffort: out = best_effort_transfers(load, neighbours, strategy.k); break;
   }
-  if (strategy.integer) out = integer_transfers(load, neighbours, out);
+  if (strategy.integer) return integer_transfers(load, neighbours, out);
+  // Real load: a transfer below 1e-9 of the node's load is floating-point residue of an already
+  // balanced neighbourhood, not a decision; dropping it lets converged loads stay constant.
+  for (double& s : out)
+    if (s < kNegligibleTransfer * load) s = 0;
   return out;
 }
 

@@ -75,6 +75,11 @@ TEST(Integer, UnitStepWhenEverythingRoundsToZero) {
   EXPECT_EQ(balance({StrategyKind::besteffort, 1, true}, 5, {4}), (std::vector<double>{0}));
 }
 
+TEST(Strategy, NegligibleRealTransfersAreDropped) {
+  EXPECT_EQ(balance({StrategyKind::besteffort, 1, false}, 1000, {1000 - 1e-7}), (std::vector<double>{0}));
+  EXPECT_EQ(balance({StrategyKind::besteffort, 1, false}, 1000, {990}), (std::vector<double>{5}));
+}
+
 TEST(Strategy, Names) {
   EXPECT_EQ(parse_strategy("besteffort"), StrategyKind::besteffort);
   EXPECT_EQ(to_string(parse_strategy("makhoul")), "makhoul");
