@@ -1,0 +1,93 @@
+// Simulation speed: simulated events per wall second of `hetlb simulate diffusion` (torus, best
+// effort, random initial load, ratio 1) against a bare S4U message loop of the same size, each run
+// in a forked child (SimGrid: one engine per process). Reported time = wall seconds per million
+// events, so the HETLB_RATIO tables read as "our speed relative to SimGrid alone".
+#include <benchmark/benchmark.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <functional>
+#include <string>
+
+#include "bench_ratio.hpp"
+#include "hetlb/sim/diffusion_simulation.hpp"
+#include "hetlb/sim/message_loop.hpp"
+
+namespace {
+
+struct Measure {
+  double events = 0, wall = 0, simulated = 0;
+};
+
+Measure in_child(const std::function<Measure()>& body) {
+  int fd[2];
+  if (pipe(fd) != 0) return {};
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    Measure m;
+    try {
+      m = body();
+    } catch (...) {
+      m = {};
+    }
+    if (write(fd[1], &m, sizeof m) != static_cast<ssize_t>(sizeof m)) _exit(1);
+    _exit(0);
+  }
+  close(fd[1]);
+  Measure m;
+  if (read(fd[0], &m, sizeof m) != static_cast<ssize_t>(sizeof m)) m = {};
+  close(fd[0]);
+  waitpid(pid, nullptr, 0);
+  return m;
+}
+
+void report(benchmark::State& state, const Measure& m) {
+  if (m.events <= 0) {
+    state.SkipWithError("simulation failed");
+    return;
+  }
+  state.SetIterationTime(m.wall / m.events * 1e6);  // seconds per million events
+  state.counters["events"] = m.events;
+  state.counters["events_per_s"] = m.events / m.wall;
+  state.counters["wall_s"] = m.wall;
+  if (m.simulated > 0) state.counters["simulated_s"] = m.simulated;
+}
+
+void BM_S4uMessageLoop(benchmark::State& state) {
+  const int nodes = static_cast<int>(state.range(0));
+  for (auto _ : state)
+    report(state, in_child([nodes] {
+             const auto r = hetlb::sim::bare_message_loop(nodes, 200000 / nodes + 20);
+             return Measure{static_cast<double>(r.events), r.wall_seconds, 0};
+           }));
+}
+
+// Convergence streak shortened to 100 iterations so the benchmark stays short; the README's wall
+// times use the paper's 2000 (hetlb simulate diffusion defaults).
+void BM_Diffusion(benchmark::State& state) {
+  const int nodes = static_cast<int>(state.range(0));
+  for (auto _ : state)
+    report(state, in_child([nodes] {
+             hetlb::sim::DiffusionConfig c;
+             c.nodes = nodes;
+             c.topology = "torus";
+             c.initial = "random";
+             c.convergence_iterations = 100;
+             const auto r = hetlb::sim::simulate_diffusion(c);
+             return Measure{static_cast<double>(r.events), r.metrics.wall_seconds, r.metrics.simulated_time};
+           }));
+}
+
+BENCHMARK(BM_S4uMessageLoop)->Arg(16)->Arg(64)->Arg(256)->Arg(1024)->Iterations(1)->UseManualTime()
+    ->Unit(benchmark::kSecond);
+BENCHMARK(BM_Diffusion)->Arg(16)->Arg(64)->Arg(256)->Arg(1024)->Iterations(1)->UseManualTime()
+    ->Unit(benchmark::kSecond);
+
+HETLB_RATIO("BM_S4uMessageLoop/16/iterations:1/manual_time", "BM_Diffusion/16/iterations:1/manual_time");
+HETLB_RATIO("BM_S4uMessageLoop/64/iterations:1/manual_time", "BM_Diffusion/64/iterations:1/manual_time");
+HETLB_RATIO("BM_S4uMessageLoop/256/iterations:1/manual_time", "BM_Diffusion/256/iterations:1/manual_time");
+HETLB_RATIO("BM_S4uMessageLoop/1024/iterations:1/manual_time", "BM_Diffusion/1024/iterations:1/manual_time");
+
+}  // namespace
