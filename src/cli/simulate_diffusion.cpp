@@ -22,7 +22,12 @@ struct Options {
   std::string strategy = "besteffort";
   std::string format = "table";
   std::string trace, plot;
+  CLI::Option* nodes = nullptr;
 };
+
+bool is_builtin_topology(const std::string& t) {
+  return t == "line" || t == "ring" || t == "torus" || t == "hypercube" || t == "complete";
+}
 
 // Refuses an unwritable --trace path before a long simulation, leaving nothing behind.
 void probe_writable(const std::string& path) {
@@ -36,6 +41,10 @@ void run(Options& o) {
   if (!o.plot.empty()) plot::terminal_for(o.plot);  // refuse a bad figure name before simulating
   if (!o.trace.empty()) probe_writable(o.trace);
   sim::DiffusionConfig config = o.config;
+  // Without --nodes, a topology or initial-load file decides the node count.
+  if (o.nodes->count() == 0 &&
+      (!is_builtin_topology(config.topology) || (config.initial != "single" && config.initial != "random")))
+    config.nodes = 0;
   const bool sampled = !o.trace.empty() || !o.plot.empty();
   if (!sampled)
     config.trace_interval = 0;
@@ -72,8 +81,9 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   CLI::App* sub = simulate.add_subcommand(
       "diffusion", "Asynchronous iterative load balancing (Couturier & Giersch) simulated on SimGrid");
   sub->add_option("--platform", c.platform, "cluster, grid, or a SimGrid XML platform file")->capture_default_str();
-  sub->add_option("--nodes", c.nodes, "number of nodes (processes)")->capture_default_str()->check(
-      CLI::Range(1, 1 << 20));
+  o->nodes = sub->add_option("--nodes", c.nodes, "number of nodes (default: 16, or the topology/load file's)")
+                 ->capture_default_str()
+                 ->check(CLI::Range(1, 1 << 20));
   sub->add_option("--topology", c.topology, "line, ring, torus, hypercube, complete, or an edge-list file")
       ->capture_default_str();
   sub->add_option("--strategy", o->strategy, "none, simple, makhoul, besteffort")->capture_default_str();

@@ -79,6 +79,17 @@ TEST(SimulateCli, TraceHasOneColumnPerNode) {
   EXPECT_EQ(row.rfind("0,800,0,", 0), 0u) << row;
 }
 
+TEST(SimulateCli, ExampleFilesDecideTheNodeCount) {
+  const std::string ex = std::string(HETLB_SOURCE_DIR) + "/examples/";
+  const CliRun r = hetlb("--topology " + ex + "diffusion-star-of-rings.edges --initial " + ex +
+                         "diffusion-skewed.loads --integer --virtual-load --iterations 50 --format json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["nodes"].get<int>(), 9);
+  EXPECT_EQ(j["final_total_load"].get<double>(), 9000);
+  EXPECT_TRUE(j["converged"].get<bool>());
+}
+
 TEST(SimulateCli, RefusesBadInput) {
   const std::string asym = tmp("asym.txt"), disc = tmp("disc.txt"), xml = tmp("bad.xml");
   std::ofstream(asym) << "0 1\n1 0\n1 2\n";
