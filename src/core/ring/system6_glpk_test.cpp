@@ -6,6 +6,8 @@
 #include <memory>
 
 #include "hetlb/ring/bidirectional.hpp"
+#include "hetlb/ring/plan.hpp"
+#include "hetlb/ring/verify.hpp"
 #include "test_support.hpp"
 
 using namespace hetlb;
@@ -74,6 +76,7 @@ double glpk_system6(const Ring& r, bool integer) {
 
 TEST(ringSystem6Glpk, RationalAndIntegerOptimaMatchGlpk) {
   std::mt19937_64 g(99);
+  int light = 0;
   for (int it = 0; it < 300; ++it) {
     const std::size_t n = 2 + g() % 7;
     const Ring r = random_ring(g, n, it % 2 ? Shape::Random : Shape::Concentrated,
@@ -85,5 +88,14 @@ TEST(ringSystem6Glpk, RationalAndIntegerOptimaMatchGlpk) {
     const double mip = glpk_system6(r, true);
     ASSERT_NEAR(rational, lp, 1e-7 * std::max(1.0, lp)) << describe(r);
     ASSERT_NEAR(s6.time, mip, 1e-7 * std::max(1.0, mip)) << describe(r);
+    // The planner: a light optimum is reached (Lemma 9); otherwise GLPK's optimum stays a lower bound.
+    const Plan p = plan_redistribution(r);
+    ASSERT_EQ(verify_schedule(r, p.transfers, p.time), std::nullopt) << describe(r);
+    ASSERT_GE(p.time, mip * (1 - 1e-7));
+    if (p.algorithm == "system-6") {
+      ASSERT_NEAR(p.time, mip, 1e-7 * std::max(1.0, mip)) << describe(r);
+      ++light;
+    }
   }
+  EXPECT_GT(light, 50);
 }
