@@ -1,0 +1,33 @@
+#include "kernel_loader.hpp"
+
+#include <dlfcn.h>
+
+#include <fmt/format.h>
+
+#include "hetlb/calibrate/kernel.h"
+#include "hetlb/error.hpp"
+
+namespace hetlb::calibrate {
+
+Kernel load_kernel(const std::string& path) {
+  void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib) throw Error(fmt::format("{}: cannot load the kernel library ({})", path, ::dlerror()));
+  void* sym = ::dlsym(lib, "hetlb_kernel");
+  if (!sym) throw Error(fmt::format("{}: no symbol hetlb_kernel: expected int hetlb_kernel(long long, long long)", path));
+  auto fn = reinterpret_cast<hetlb_kernel_fn>(sym);
+  return [fn](long long first, long long count) { return fn(first, count); };
+}
+
+Kernel synthetic_kernel(long long work) {
+  return [work](long long first, long long count) {
+    volatile double sink = 0;
+    for (long long i = first; i < first + count; ++i) {
+      double x = 1.0 + static_cast<double>(i % 7) * 1e-3;
+      for (long long k = 0; k < work; ++k) x = x * 0.999999 + 1e-6;
+      sink = sink + x;
+    }
+    return sink >= 0 ? 0 : 1;
+  };
+}
+
+}  // namespace hetlb::calibrate
