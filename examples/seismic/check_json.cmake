@@ -1,6 +1,7 @@
 # cmake -DCOMMAND="mpirun|...|hetlb-seismic|...|--format|json" -DMODE=uniform|hetlb -DRANKS=K -DRAYS=N -P check_json.cmake
 # Passes when the run exits 0 and its JSON holds the mode, the rays, a positive makespan and one entry
 # per rank whose items sum to the rays, with the integrity check passed.
+cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" command "${COMMAND}")
 execute_process(COMMAND ${command} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

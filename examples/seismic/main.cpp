@@ -32,6 +32,7 @@ struct Options {
   bool corrupt = false;
   std::string format = "table";
   std::string gantt;
+  std::string order = "bandwidth";
 };
 
 // One line on rank 0, the same exit code everywhere.
@@ -84,6 +85,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "seed of the rays");
   app.add_option("--root", o.root, "rank holding the rays");
   app.add_option("--layers", o.layers, "layers of the velocity model")->check(CLI::Range(1, 100000));
+  app.add_option("--order", o.order, "hetlb send order: bandwidth (decreasing, Theorem 3) or reverse-bandwidth")
+      ->check(CLI::IsMember({"bandwidth", "reverse-bandwidth"}));
   app.add_flag("--emulate", o.emulate, "trace each ray compute_r / fastest times on rank r (needs --platform)");
   app.add_flag("--corrupt", o.corrupt, "testing: falsify one result per rank so the integrity check must fail");
   app.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}));
@@ -108,6 +111,7 @@ int main(int argc, char** argv) {
 
   seismic::RunReport report;
   report.mode = o.mode;
+  report.order = o.mode == "hetlb" ? o.order : "";
   report.rays = o.rays;
   report.root = o.root;
 
@@ -128,7 +132,9 @@ int main(int argc, char** argv) {
   hetlb::mpi::Distribution plan;
   if (o.mode == "hetlb") {
     try {
-      plan = hetlb::mpi::plan_distribution(o.platform, o.rays, o.root, MPI_COMM_WORLD);
+      hetlb::scatter::Request request;
+      request.order = hetlb::scatter::parse_order_policy(o.order);
+      plan = hetlb::mpi::plan_distribution(o.platform, o.rays, o.root, MPI_COMM_WORLD, request);
     } catch (const hetlb::mpi::Error& e) {
       return fail_everywhere(rank, e.what(), 2);
     }
@@ -154,6 +160,9 @@ int main(int argc, char** argv) {
   std::vector<seismic::Traced> traced(mine.size());
   for (std::size_t i = 0; i < mine.size(); ++i)
     for (int repeat = 0; repeat < slowdown; ++repeat) traced[i] = seismic::trace(mine[i], model);
+#ifdef HETLB_SMPI
+  smpi_execute_flops(static_cast<double>(mine.size()));  // one flop per ray: hosts run at rays/s
+#endif
   const double finished = MPI_Wtime() - start;
   if (o.corrupt && !traced.empty()) traced[0].travel_time += 1.0;
 

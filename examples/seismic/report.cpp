@@ -15,6 +15,7 @@ std::string to_json(const RunReport& r) {
   for (const RankTimes& t : r.ranks)
     j["ranks"].push_back({{"rank", t.rank}, {"items", t.items}, {"receive", t.receive}, {"compute", t.compute},
                           {"finish", t.finish}});
+  if (!r.order.empty()) j["order"] = r.order;
   if (!r.send_order.empty()) j["send_order"] = r.send_order;
   if (r.predicted_makespan >= 0) j["predicted_makespan"] = r.predicted_makespan;
   if (!r.slowdown.empty()) j["slowdown"] = r.slowdown;
@@ -31,7 +32,7 @@ std::string to_table(const RunReport& r) {
     out += fmt::format("{:>5} {:>9} {:>11.4f} {:>11.4f} {:>11.4f}\n", t.rank, t.items, t.receive, t.compute, t.finish);
   out += fmt::format("makespan {:.4f} s\n", r.makespan);
   if (r.predicted_makespan >= 0) {
-    out += fmt::format("planned send order (root last):");
+    out += fmt::format("planned send order ({}, root last):", r.order);
     for (int rank : r.send_order) out += fmt::format(" {}", rank);
     out += fmt::format("\npredicted makespan (platform model) {:.6g}\n", r.predicted_makespan);
   }

@@ -19,6 +19,7 @@ struct RunReport {
   int root = 0;
   double makespan = 0;  // max finish
   std::vector<RankTimes> ranks;
+  std::string order;                 // hetlb: the send order policy
   std::vector<int> send_order;       // hetlb: ranks in send order, root last
   double predicted_makespan = -1;    // hetlb: the planner's equation (2), platform time unit
   std::vector<int> slowdown;         // --emulate: each rank traces every ray this many times

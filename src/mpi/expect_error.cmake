@@ -1,6 +1,7 @@
 # cmake -DCOMMAND="a|b|c" -DEXPECTED=regex [-DPREFIX=hetlb_mpi:] -P expect_error.cmake
 # Passes when the command exits non-zero and its stderr holds exactly one line starting with PREFIX
 # (default "hetlb_mpi:"), matching EXPECTED (the one clear line printed by rank 0).
+cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" command "${COMMAND}")
 if(NOT DEFINED PREFIX)
   set(PREFIX "hetlb_mpi:")
