@@ -17,7 +17,8 @@ struct Share {
 // point-to-point sends in distribution.send_order (decreasing bandwidth; its own block last, copied
 // locally), so the order is the plan's and not the MPI implementation's. recvbuf must hold
 // recv_capacity >= counts[rank] items; a smaller capacity on any rank throws hetlb::mpi::Error
-// (HETLB_MPI_ERR_BUFFER) on every rank before anything is sent.
+// (HETLB_MPI_ERR_BUFFER) on every rank before anything is sent. The blocks travel with tag 4770 on
+// `comm`: no receive from the root with MPI_ANY_TAG may be pending on `comm` during the call.
 Share scatter(const void* sendbuf, MPI_Datatype type, void* recvbuf, int recv_capacity,
               const Distribution& distribution, MPI_Comm comm);
 
