@@ -9,5 +9,6 @@ void add_compare_command(CLI::App& app);
 void add_simgrid_platform_command(CLI::App& app);
 void add_ring_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
+void add_campaign_command(CLI::App& app);
 
 }  // namespace hetlb::cli
