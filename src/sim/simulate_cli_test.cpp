@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -77,6 +78,15 @@ TEST(SimulateCli, TraceHasOneColumnPerNode) {
   EXPECT_EQ(std::count(header.begin(), header.end(), ','), 8);
   EXPECT_EQ(std::count(row.begin(), row.end(), ','), 8);
   EXPECT_EQ(row.rfind("0,800,0,", 0), 0u) << row;
+}
+
+TEST(SimulateCli, PlotsTheLoadCurves) {
+  if (std::system("gnuplot --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "gnuplot absent";
+  const std::string png = tmp("curves.png");
+  std::remove(png.c_str());
+  const CliRun r = hetlb(std::string(kSmall) + "--plot " + png);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(png).substr(1, 3), "PNG");
 }
 
 TEST(SimulateCli, ExampleFilesDecideTheNodeCount) {
