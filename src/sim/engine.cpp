@@ -19,7 +19,7 @@
 
 namespace hetlb::sim::detail {
 
-std::unique_ptr<simgrid::s4u::Engine> make_engine() {
+std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>& extra) {
   static bool created = false;
   if (created) throw Error("simulation: SimGrid allows one engine per process; expected one run per process");
   created = true;
@@ -27,6 +27,7 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine() {
 #ifdef HETLB_SIM_ASAN
   args.emplace_back("--cfg=contexts/factory:thread");
 #endif
+  args.insert(args.end(), extra.begin(), extra.end());
   // Extra SimGrid settings, e.g. HETLB_SIMGRID_CFG="--cfg=network/model:CM02 --log=..."
   if (const char* extra = std::getenv("HETLB_SIMGRID_CFG")) {
     std::istringstream words(extra);

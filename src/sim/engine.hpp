@@ -1,6 +1,8 @@
 // The one SimGrid engine of a process (private to hetlb_sim).
 #pragma once
 #include <memory>
+#include <string>
+#include <vector>
 
 #include <simgrid/s4u.hpp>
 
@@ -9,6 +11,6 @@ namespace hetlb::sim::detail {
 // Creates the engine with hetlb's settings: SimGrid's own logging limited to errors, and thread
 // contexts under AddressSanitizer (whose stack checks do not follow SimGrid's fast context
 // switches). Throws hetlb::Error when an engine was already created in this process.
-std::unique_ptr<simgrid::s4u::Engine> make_engine();
+std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>& extra = {});
 
 }  // namespace hetlb::sim::detail

@@ -50,6 +50,8 @@ void load_text(const simgrid::s4u::Engine& engine, const std::string& xml) {
 }
 }  // namespace
 
+void load_platform_text(const simgrid::s4u::Engine& engine, const std::string& xml) { load_text(engine, xml); }
+
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
                                                int nodes) {
   if (spec == "cluster")

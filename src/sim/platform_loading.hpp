@@ -11,4 +11,7 @@ namespace hetlb::sim::detail {
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
                                                int nodes);
 
+// Loads a platform given as XML text (through a temporary file).
+void load_platform_text(const simgrid::s4u::Engine& engine, const std::string& xml);
+
 }  // namespace hetlb::sim::detail

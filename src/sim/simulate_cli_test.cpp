@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -98,6 +99,20 @@ TEST(SimulateCli, ExampleFilesDecideTheNodeCount) {
   EXPECT_EQ(j["nodes"].get<int>(), 9);
   EXPECT_EQ(j["final_total_load"].get<double>(), 9000);
   EXPECT_TRUE(j["converged"].get<bool>());
+}
+
+TEST(SimulateCli, ScatterReplayMatchesThePlan) {
+  const std::string cmd = std::string(HETLB_BINARY_DIR) + "/bin/hetlb simulate scatter " + HETLB_SOURCE_DIR +
+                          "/examples/grid1999.json --items 20000 --format json";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[4096];
+  for (std::size_t got; (got = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, got);
+  ASSERT_EQ(pclose(p), 0);
+  const auto j = nlohmann::json::parse(out);
+  EXPECT_LT(std::abs(j["relative_gap"].get<double>()), 1e-6);
+  EXPECT_EQ(j["shares"].size(), 16u);
 }
 
 TEST(SimulateCli, RefusesBadInput) {
