@@ -17,30 +17,38 @@ namespace hetlb::cli {
 
 namespace {
 struct Options {
-  std::string platform, output;
+  std::string platform, output, hostfile;
   io::SimgridExportOptions exp;
 };
 
-void run(const Options& o) {
-  const std::string xml = io::scatter_platform_to_simgrid_xml(io::load_platform_file(o.platform), o.exp);
-  if (o.output.empty()) {
-    std::cout << xml;
-    return;
-  }
+// Writes through a temporary file renamed into place: no partial file on failure.
+void write_file(const std::string& path, const std::string& text) {
   namespace fs = std::filesystem;
-  const fs::path target = fs::absolute(o.output);
+  const fs::path target = fs::absolute(path);
   const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), ::getpid());
+  std::error_code ec;
   {
     std::ofstream out(tmp);
-    if (!out || !(out << xml)) {
-      std::error_code ec;
+    if (!out || !(out << text) || !out.flush()) {
       fs::remove(tmp, ec);
-      throw Error(fmt::format("{}: cannot write the SimGrid platform", o.output));
+      throw Error(fmt::format("{}: cannot write the file", path));
     }
   }
-  std::error_code ec;
   fs::rename(tmp, target, ec);
-  if (ec) throw Error(fmt::format("{}: cannot write the SimGrid platform", o.output));
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw Error(fmt::format("{}: cannot write the file", path));
+  }
+}
+
+void run(const Options& o) {
+  const Platform platform = io::load_platform_file(o.platform);
+  const std::string xml = io::scatter_platform_to_simgrid_xml(platform, o.exp);
+  std::string hosts;  // processor k is host k of the hostfile, hence MPI rank k under smpirun
+  for (const Processor& p : platform.processors) hosts += p.name + "\n";
+  if (!o.output.empty()) write_file(o.output, xml);
+  if (!o.hostfile.empty()) write_file(o.hostfile, hosts);
+  if (o.output.empty()) std::cout << xml;
 }
 }  // namespace
 
@@ -49,6 +57,7 @@ void add_simgrid_platform_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("simgrid-platform", "Write a scatter platform as a SimGrid XML platform (SMPI)");
   sub->add_option("platform", o->platform, "platform JSON file")->required();
   sub->add_option("-o,--output", o->output, "XML file to write (default: standard output)");
+  sub->add_option("--hostfile", o->hostfile, "also write an smpirun hostfile (processor k = rank k)");
   sub->add_option("--flops-per-item", o->exp.flops_per_item, "work of one item in flops")
       ->check(CLI::PositiveNumber);
   sub->add_option("--bytes-per-item", o->exp.bytes_per_item, "size of one item in bytes")
