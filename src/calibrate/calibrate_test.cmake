@@ -29,3 +29,16 @@ if(NOT items EQUAL 5000)
   message(FATAL_ERROR "unexpected plan: ${plan}")
 endif()
 message(STATUS "${out}")
+
+# The same through the command line: hetlb calibrate -n 2 -- ...
+execute_process(COMMAND ${BIN}/hetlb calibrate -n 2 -- --output ${WORK}/cal2.json --sizes 100 200 --comm-sizes 100 1000
+                        --max-seconds-per-point 0.2 --model table
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "hetlb calibrate failed (${rc})\n${out}\n${err}")
+endif()
+file(READ ${WORK}/cal2.json json)
+string(JSON n LENGTH "${json}" processors 1 compute table)
+if(NOT n EQUAL 2)
+  message(FATAL_ERROR "expected a 2-point table model:\n${json}")
+endif()

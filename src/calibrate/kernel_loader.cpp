@@ -1,6 +1,9 @@
 #include "kernel_loader.hpp"
 
 #include <dlfcn.h>
+#ifdef HETLB_SMPI
+#include <smpi/smpi.h>
+#endif
 
 #include <fmt/format.h>
 
@@ -19,6 +22,13 @@ Kernel load_kernel(const std::string& path) {
 }
 
 Kernel synthetic_kernel(long long work) {
+#ifdef HETLB_SMPI
+  // Under SimGrid's SMPI the work is simulated: `work` flops per item on the rank's host, exactly.
+  return [work](long long, long long count) {
+    smpi_execute_flops(static_cast<double>(work) * static_cast<double>(count));
+    return 0;
+  };
+#else
   return [work](long long first, long long count) {
     volatile double sink = 0;
     for (long long i = first; i < first + count; ++i) {
@@ -28,6 +38,7 @@ Kernel synthetic_kernel(long long work) {
     }
     return sink >= 0 ? 0 : 1;
   };
+#endif
 }
 
 }  // namespace hetlb::calibrate

@@ -10,7 +10,8 @@ using Kernel = std::function<int(long long first, long long count)>;
 // dlopen()s `path` and returns its hetlb_kernel; throws hetlb::Error naming the path and the cause.
 Kernel load_kernel(const std::string& path);
 
-// A synthetic kernel doing `work` floating-point iterations per item (deterministic arithmetic).
+// A synthetic kernel doing `work` floating-point iterations per item (deterministic arithmetic);
+// in the SMPI build, `work` simulated flops per item.
 Kernel synthetic_kernel(long long work);
 
 }  // namespace hetlb::calibrate

@@ -7,6 +7,7 @@ namespace hetlb::cli {
 void add_scatter_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_simgrid_platform_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app);
 void add_ring_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_campaign_command(CLI::App& app);

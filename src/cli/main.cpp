@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   hetlb::cli::add_scatter_command(app);
   hetlb::cli::add_compare_command(app);
   hetlb::cli::add_simgrid_platform_command(app);
+  hetlb::cli::add_calibrate_command(app);
   hetlb::cli::add_ring_command(app);
   hetlb::cli::add_simulate_command(app);
   hetlb::cli::add_campaign_command(app);
