@@ -64,6 +64,7 @@ demo: deps build
 
 bench: deps build
 	$(BUILD)/bin/hetlb-bench --benchmark_counters_tabular=true
+	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-scatter-bench
 
 clean:
 	rm -rf $(BUILD) $(ASAN)
