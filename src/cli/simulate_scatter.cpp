@@ -1,5 +1,6 @@
 // hetlb simulate scatter PLATFORM.json: plan a scatter (RR-4770) and replay it on SimGrid; per
-// processor, the simulated dates beside the planner's prediction.
+// processor, the simulated dates beside the planner's prediction. From a SimGrid XML platform the cost
+// models are derived (host speed, route latency and bandwidth from the root) and the plan replayed on it.
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -16,18 +17,32 @@ namespace hetlb::cli {
 
 namespace {
 struct Options {
-  std::string platform, algorithm = "exact", order = "bandwidth", format = "table";
+  std::string platform, algorithm = "exact", order = "bandwidth", format = "table", root;
   long long items = 0;
+  double flops_per_item = 1e6, bytes_per_item = 1e4;
 };
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
 
 void run(const Options& o) {
   scatter::Request req;
   req.algorithm = scatter::parse_algorithm(o.algorithm);
   req.order = scatter::parse_order_policy(o.order);
   req.items = o.items;
-  const Platform platform = io::load_platform_file(o.platform);
-  const scatter::Result plan = scatter::plan_scatter(platform, req);
-  const sim::ScatterReplay r = sim::replay_scatter(plan.problem, plan.plan.items);
+  scatter::Result plan;
+  sim::ScatterReplay r;
+  if (ends_with(o.platform, ".xml")) {
+    sim::XmlScatter x = sim::replay_scatter_xml(o.platform, o.root, o.flops_per_item, o.bytes_per_item, req);
+    plan = std::move(x.plan);
+    r = std::move(x.replay);
+  } else {
+    req.root = o.root;
+    const Platform platform = io::load_platform_file(o.platform);
+    plan = scatter::plan_scatter(platform, req);
+    r = sim::replay_scatter(plan.problem, plan.plan.items);
+  }
   const double gap = r.makespan - plan.schedule.makespan;
   if (o.format == "json") {
     nlohmann::json shares = nlohmann::json::array();
@@ -62,7 +77,12 @@ void run(const Options& o) {
 void add_simulate_scatter_command(CLI::App& simulate) {
   auto o = std::make_shared<Options>();
   CLI::App* sub = simulate.add_subcommand("scatter", "Replay a scatter plan (RR-4770) on SimGrid");
-  sub->add_option("platform", o->platform, "platform JSON file")->required();
+  sub->add_option("platform", o->platform, "platform JSON file, or a SimGrid XML platform (FILE.xml)")->required();
+  sub->add_option("--root", o->root, "root processor/host (default: the file's root, or the first host)");
+  sub->add_option("--flops-per-item", o->flops_per_item, "XML platforms: flops to compute one item")
+      ->capture_default_str();
+  sub->add_option("--bytes-per-item", o->bytes_per_item, "XML platforms: bytes to send one item")
+      ->capture_default_str();
   sub->add_option("--items", o->items, "number of items (default: the file's)")->check(CLI::Range(1LL, 1LL << 40));
   sub->add_option("--algorithm", o->algorithm, "uniform, dp-basic, dp, exact, lp, closed-form")
       ->check(CLI::IsMember({"uniform", "dp-basic", "dp", "exact", "lp", "closed-form"}))

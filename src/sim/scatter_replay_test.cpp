@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <vector>
 
 #include "hetlb/error.hpp"
@@ -54,6 +55,38 @@ TEST(ScatterReplay, MatchesThePredictionWithoutContention) {
   for (std::size_t i = 0; i < plan.problem.size(); ++i)
     EXPECT_NEAR(sim[i], plan.schedule.shares[i].finish, 1e-6 * plan.schedule.makespan) << plan.problem.names[i];
   EXPECT_NEAR(sim.back(), plan.schedule.makespan, 1e-6 * plan.schedule.makespan);
+}
+
+TEST(ScatterReplay, FromASimGridXmlPlatform) {
+  const std::string xml = "/work/shared/platforms/small_platform.xml";
+  if (!std::ifstream(xml)) GTEST_SKIP() << xml << " absent";
+  int fd[2];
+  ASSERT_EQ(pipe(fd), 0);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    double out[3] = {-1, -1, -1};
+    try {
+      scatter::Request req;
+      req.items = 1000;
+      const XmlScatter x = replay_scatter_xml(xml, "Tremblay", 1e6, 1e4, req);
+      out[0] = x.plan.schedule.makespan;
+      out[1] = x.replay.makespan;
+      out[2] = static_cast<double>(x.replay.shares.size());
+    } catch (const std::exception& e) {
+      fprintf(stderr, "replay failed: %s\n", e.what());
+    }
+    if (write(fd[1], out, sizeof out) != static_cast<ssize_t>(sizeof out)) _exit(1);
+    _exit(0);
+  }
+  close(fd[1]);
+  double got[3] = {0, 0, 0};
+  ASSERT_EQ(read(fd[0], got, sizeof got), static_cast<ssize_t>(sizeof got));
+  close(fd[0]);
+  waitpid(pid, nullptr, 0);
+  EXPECT_GT(got[0], 0);
+  EXPECT_NEAR(got[1], got[0], 1e-6 * got[0]);  // single port: no contention, the replay matches
+  EXPECT_EQ(got[2], 7);
 }
 
 TEST(ScatterReplay, PlatformReproducesTheCosts) {

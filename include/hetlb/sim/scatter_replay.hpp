@@ -6,6 +6,7 @@
 
 #include "hetlb/model/cost_function.hpp"
 #include "hetlb/scatter/problem.hpp"
+#include "hetlb/scatter/solve.hpp"
 
 namespace hetlb::sim {
 
@@ -30,5 +31,17 @@ std::string scatter_platform_xml(const scatter::Problem& problem);
 // Runs the plan `items` (send order) under SimGrid's CM02 model without TCP factors, so that an
 // uncontended replay reproduces equation (1). One engine per process.
 ScatterReplay replay_scatter(const scatter::Problem& problem, const std::vector<Count>& items);
+
+struct XmlScatter {
+  scatter::Result plan;  // planned on the cost models derived from the XML platform
+  ScatterReplay replay;
+};
+
+// A SimGrid XML platform as a scatter platform: every host (natural name order) computes an item in
+// flops_per_item / speed seconds and receives it from the root (`root`, default the first host) in
+// route latency + bytes_per_item / (smallest bandwidth on the route). The plan of `request` is then
+// replayed on the XML platform itself. One engine per process.
+XmlScatter replay_scatter_xml(const std::string& path, const std::string& root, double flops_per_item,
+                              double bytes_per_item, const scatter::Request& request);
 
 }  // namespace hetlb::sim
