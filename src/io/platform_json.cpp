@@ -1,14 +1,13 @@
 #include "hetlb/io/platform_json.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "hetlb/error.hpp"
+#include "json_input.hpp"
 
 namespace hetlb::io {
 
@@ -81,16 +80,7 @@ struct Reader {
 
 Platform parse_platform_json(const std::string& input, const std::string& source) {
   Reader r{source};
-  json doc;
-  try {
-    doc = json::parse(input);
-  } catch (const json::exception& e) {
-    std::string msg = e.what();
-    for (char& c : msg)
-      if (c == '\n' || c == '\r') c = ' ';
-    throw Error(fmt::format("{}: malformed JSON: {}", source, msg));
-  }
-  if (!doc.is_object()) r.fail("(top level)", "expected a JSON object");
+  const json doc = detail::parse_json_object(input, source);
   Platform pf;
   if (doc.contains("name")) pf.name = r.text(doc["name"], "name");
   if (doc.contains("items")) pf.items = r.integer(doc["items"], "items", 1LL << 62);
@@ -135,11 +125,7 @@ Platform parse_platform_json(const std::string& input, const std::string& source
 }
 
 Platform load_platform_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open the platform file", path));
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return parse_platform_json(buf.str(), path);
+  return parse_platform_json(detail::read_text_file(path, "platform"), path);
 }
 
 }  // namespace hetlb::io

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetlb/error.hpp"
+#include "json_input.hpp"
 
 namespace hetlb::io {
 
@@ -23,18 +24,7 @@ struct Reader {
     throw Error(fmt::format("{}: {}: {}", source, path, what));
   }
 
-  json parse(const std::string& text) const {
-    try {
-      json doc = json::parse(text);
-      if (!doc.is_object()) fail("(top level)", "expected a JSON object");
-      return doc;
-    } catch (const json::exception& e) {
-      std::string msg = e.what();
-      for (char& c : msg)
-        if (c == '\n' || c == '\r') c = ' ';
-      throw Error(fmt::format("{}: malformed JSON: {}", source, msg));
-    }
-  }
+  json parse(const std::string& text) const { return detail::parse_json_object(text, source); }
 
   Count count(const json& v, const std::string& path, bool allow_negative) const {
     if (!v.is_number_integer())
@@ -84,13 +74,7 @@ struct Reader {
   }
 };
 
-std::string read_file(const std::string& path, const char* what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open the {} file", path, what));
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
+std::string read_file(const std::string& path, const char* what) { return detail::read_text_file(path, what); }
 
 }  // namespace
 
