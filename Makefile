@@ -58,8 +58,8 @@ demo: deps build
 	@mkdir -p $(DEMO)
 	$(BUILD)/bin/hetlb compare examples/grid1999.json
 	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm uniform --gantt $(DEMO)/grid1999-uniform.png > /dev/null
-	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm exact --order bandwidth --gantt $(DEMO)/grid1999-balanced-decreasing-bandwidth.png > /dev/null
-	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm exact --order reverse-bandwidth --gantt $(DEMO)/grid1999-balanced-increasing-bandwidth.png > /dev/null
+	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm lp --order bandwidth --gantt $(DEMO)/grid1999-balanced-decreasing-bandwidth.png > /dev/null
+	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm lp --order reverse-bandwidth --gantt $(DEMO)/grid1999-balanced-increasing-bandwidth.png > /dev/null
 	@echo "Gantt charts written to $(DEMO)/"
 
 bench: deps build

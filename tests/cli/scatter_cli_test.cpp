@@ -63,7 +63,7 @@ TEST_F(ScatterCli, TableCsvAndCompare) {
   r = run_hetlb("scatter '" + example + "' --algorithm uniform", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("makespan"), std::string::npos);
-  r = run_hetlb("compare '" + example + "' --items 2000 --format json", dir);
+  r = run_hetlb("compare '" + example + "' --items 2000 --orders bandwidth reverse-bandwidth given --format json", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j.size(), 18u);  // 6 algorithms x 3 orders
