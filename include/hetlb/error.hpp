@@ -10,4 +10,18 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& what) : std::runtime_error(what) {}
 };
 
+// A value from the input, quoted for a one-line message: 'text', control characters escaped.
+inline std::string printable(const std::string& s) {
+  static const char* hex = "0123456789abcdef";
+  std::string out = "'";
+  for (unsigned char c : s) {
+    if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c == '\t') out += "\\t";
+    else if (c < 0x20 || c == 0x7f) out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+    else out += static_cast<char>(c);
+  }
+  return out + "'";
+}
+
 }  // namespace hetlb

@@ -95,6 +95,8 @@ Platform parse_platform_json(const std::string& input, const std::string& source
     if (!p.is_object()) r.fail(at, "expected an object");
     if (!p.contains("name")) r.fail(at + ".name", "missing");
     const std::string name = r.text(p["name"], at + ".name");
+    for (unsigned char c : name)
+      if (c < 0x20 || c == 0x7f) r.fail(at + ".name", fmt::format("{}: expected a name without control characters", printable(name)));
     const long long count = p.contains("count") ? r.integer(p["count"], at + ".count", kMaxProcessors) : 0;
     if (!p.contains("compute")) r.fail(at + ".compute", "missing; expected a cost model");
     if (!p.contains("comm")) r.fail(at + ".comm", "missing; expected a cost model");
@@ -107,7 +109,7 @@ Platform parse_platform_json(const std::string& input, const std::string& source
     for (long long k = 1; k <= std::max(1LL, count); ++k) {
       Processor q = proto;
       q.name = count > 0 ? fmt::format("{}-{}", name, k) : name;
-      if (!names.insert(q.name).second) r.fail(at + ".name", fmt::format("duplicate processor name '{}'", q.name));
+      if (!names.insert(q.name).second) r.fail(at + ".name", fmt::format("duplicate processor name {}", printable(q.name)));
       pf.processors.push_back(std::move(q));
     }
   }
@@ -119,7 +121,7 @@ Platform parse_platform_json(const std::string& input, const std::string& source
         pf.root = i;
         found = true;
       }
-    if (!found) r.fail("root", fmt::format("'{}' is not a processor name", root));
+    if (!found) r.fail("root", fmt::format("{} is not a processor name", printable(root)));
   }
   return pf;
 }

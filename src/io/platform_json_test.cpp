@@ -93,6 +93,10 @@ TEST(PlatformJson, BadInputsSayWhatAndWhere) {
        "count: value 0"},
       {R"({"processors": [{"name": "a", "compute": {"per_item": 1, "table": [[1, 1]]}, "comm": {"per_item": 0}}]})",
        "not both"},
+      {R"({"root": "a\nb", "processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "root: 'a\\nb' is not a processor name"},
+      {R"({"processors": [{"name": "a\tb", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "expected a name without control characters"},
   };
   for (const Case& c : cases) {
     const std::string msg = error_of(c.text);

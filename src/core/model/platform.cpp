@@ -9,7 +9,7 @@ namespace hetlb {
 std::size_t Platform::index_of(const std::string& wanted) const {
   for (std::size_t i = 0; i < processors.size(); ++i)
     if (processors[i].name == wanted) return i;
-  throw Error(fmt::format("unknown processor '{}': expected one of the platform's processor names", wanted));
+  throw Error(fmt::format("unknown processor {}: expected one of the platform's processor names", printable(wanted)));
 }
 
 }  // namespace hetlb
