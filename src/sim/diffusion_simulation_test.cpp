@@ -184,7 +184,7 @@ TEST(Diffusion, RunsOnGrid5000AndTheGeneratedGrid) {
   Outcome o = run_forked(c);
   ASSERT_EQ(o.error, "");
   EXPECT_TRUE(o.m.converged);
-  const std::string g5k = "/work/shared/platforms/g5k.xml";
+  const std::string g5k = std::string(HETLB_SOURCE_DIR) + "/../shared/platforms/g5k.xml";
   if (!std::ifstream(g5k)) GTEST_SKIP() << g5k << " absent";
   c.platform = g5k;
   o = run_forked(c);

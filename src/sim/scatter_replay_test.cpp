@@ -58,7 +58,7 @@ TEST(ScatterReplay, MatchesThePredictionWithoutContention) {
 }
 
 TEST(ScatterReplay, FromASimGridXmlPlatform) {
-  const std::string xml = "/work/shared/platforms/small_platform.xml";
+  const std::string xml = std::string(HETLB_SOURCE_DIR) + "/../shared/platforms/small_platform.xml";
   if (!std::ifstream(xml)) GTEST_SKIP() << xml << " absent";
   int fd[2];
   ASSERT_EQ(pipe(fd), 0);
