@@ -9,6 +9,7 @@ namespace hetlb::cli {
 
 void add_simulate_diffusion_command(CLI::App& simulate);
 void add_simulate_scatter_command(CLI::App& simulate);  // simulate_scatter.cpp
+void add_simulate_ring_command(CLI::App& simulate);     // simulate_ring.cpp
 
 nlohmann::json diffusion_json(const sim::DiffusionConfig& config, const sim::DiffusionResult& result);
 void print_diffusion_table(std::ostream& out, const nlohmann::json& j);
