@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -20,6 +21,8 @@
 
 #include "commands.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/plot/gnuplot.hpp"
+#include "hetlb/plot/strategy_bars.hpp"
 
 namespace hetlb::cli {
 
@@ -149,15 +152,16 @@ std::string csv_row(const std::string& key, const json& j) {
 }
 
 // Mean of each metric per strategy variant (strategy, k, virtual, integer) over the results file.
-void print_summary(const std::string& path) {
+struct Acc {
+  int runs = 0, converged = 0;
+  double conv = 0, maxconv = 0, transfer = 0, idle = 0;
+  int conv_n = 0;
+};
+
+std::map<std::string, Acc> summarize(const std::string& path) {
   std::ifstream in(path);
   std::string line;
   std::getline(in, line);
-  struct Acc {
-    int runs = 0, converged = 0;
-    double conv = 0, maxconv = 0, transfer = 0, idle = 0;
-    int conv_n = 0;
-  };
   std::map<std::string, Acc> by;
   for (; std::getline(in, line);) {
     std::vector<std::string> f;
@@ -177,6 +181,10 @@ void print_summary(const std::string& path) {
     }
     a.transfer += f[14].empty() ? 0 : std::stod(f[14]);
   }
+  return by;
+}
+
+void print_summary(const std::map<std::string, Acc>& by) {
   fmt::print("| strategy | runs | converged | mean avg idle (s) | mean avg conv. date (s) | mean max conv. date (s) "
              "| mean data transfer |\n|---|---|---|---|---|---|---|\n");
   for (const auto& [variant, a] : by)
@@ -185,7 +193,17 @@ void print_summary(const std::string& path) {
                a.conv_n ? fmt::format("{:.4g}", a.maxconv / a.conv_n) : "-", a.transfer / a.runs);
 }
 
-void run_campaign(const std::string& spec_path, int jobs, std::string results) {
+// The summary as bars: mean maximum convergence date, mean data transfer, mean idle time.
+void plot_summary(const std::map<std::string, Acc>& by, const std::string& title, const std::string& path) {
+  std::vector<plot::StrategyBar> bars;
+  for (const auto& [variant, a] : by)
+    bars.push_back({variant, {a.conv_n ? a.maxconv / a.conv_n : NAN, a.transfer / a.runs, a.idle / a.runs}});
+  plot::render_strategy_bars({"max conv. date (s)", "data transfer / total load", "avg idle time (s)"}, bars, title,
+                             path);
+}
+
+void run_campaign(const std::string& spec_path, int jobs, std::string results, const std::string& plot_path) {
+  if (!plot_path.empty()) plot::terminal_for(plot_path);  // refuse a bad figure name before running
   std::ifstream in(spec_path);
   if (!in) throw Error(fmt::format("campaign \"{}\": no such file; expected a JSON specification", spec_path));
   json spec;
@@ -250,14 +268,16 @@ void run_campaign(const std::string& spec_path, int jobs, std::string results) {
     }
   }
   out.close();
-  print_summary(results);
+  const auto summary = summarize(results);
+  print_summary(summary);
+  if (!plot_path.empty()) plot_summary(summary, spec_path, plot_path);
   if (failed > 0) throw Error(fmt::format("campaign: {} of {} runs failed (see above)", failed, todo.size()));
 }
 }  // namespace
 
 void add_campaign_command(CLI::App& app) {
   struct Options {
-    std::string spec, results;
+    std::string spec, results, plot;
     int jobs = 1;
   };
   auto o = std::make_shared<Options>();
@@ -267,7 +287,8 @@ void add_campaign_command(CLI::App& app) {
       ->required();
   sub->add_option("-j,--jobs", o->jobs, "parallel simulations")->check(CLI::Range(1, 256))->capture_default_str();
   sub->add_option("--results", o->results, "results CSV (default: the spec's \"results\", else SPEC.json.csv)");
-  sub->callback([o] { run_campaign(o->spec, o->jobs, o->results); });
+  sub->add_option("--plot", o->plot, "bar charts comparing the strategies (FILE.png or FILE.svg)");
+  sub->callback([o] { run_campaign(o->spec, o->jobs, o->results, o->plot); });
 }
 
 }  // namespace hetlb::cli

@@ -44,8 +44,15 @@ TEST(CampaignCli, RunsTheMatrixAndResumes) {
   ASSERT_EQ(hetlb(spec + " -j 2", &out), 0);
   EXPECT_EQ(lines(csv), 5);  // header + 2 strategies x 2 initial loads
   EXPECT_NE(out.find("| besteffort k=1 +virtual integer | 2 | 2 |"), std::string::npos) << out;
-  ASSERT_EQ(hetlb(spec), 0);  // resumed: nothing to run, nothing added
+  const std::string svg = tmp("strategies.svg");
+  std::remove(svg.c_str());
+  ASSERT_EQ(hetlb(spec + " --plot " + svg), 0);  // resumed: nothing to run, nothing added
   EXPECT_EQ(lines(csv), 5);
+  std::ifstream chart(svg);
+  std::stringstream text;
+  text << chart.rdbuf();
+  EXPECT_NE(text.str().find("makhoul"), std::string::npos);  // the summary, drawn
+  EXPECT_EQ(hetlb(spec + " --plot " + tmp("chart.pdf")), 1);  // a bad figure name, refused before running
 }
 
 TEST(CampaignCli, RefusesBadSpecs) {
