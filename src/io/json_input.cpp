@@ -31,4 +31,8 @@ nlohmann::json parse_json_object(const std::string& text, const std::string& sou
   return doc;
 }
 
+void fail_field(const std::string& source, const std::string& path, const std::string& what) {
+  throw Error(fmt::format("{}: {}: {}", source, path, what));
+}
+
 }  // namespace hetlb::io::detail

@@ -14,4 +14,7 @@ std::string read_text_file(const std::string& path, const std::string& what);
 // or "<source>: (top level): expected a JSON object".
 nlohmann::json parse_json_object(const std::string& text, const std::string& source);
 
+// Throws hetlb::Error "<source>: <field path>: <what was expected>".
+[[noreturn]] void fail_field(const std::string& source, const std::string& path, const std::string& what);
+
 }  // namespace hetlb::io::detail

@@ -19,7 +19,7 @@ struct Reader {
   std::string source;
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw Error(fmt::format("{}: {}: {}", source, path, what));
+    detail::fail_field(source, path, what);
   }
 
   double number(const json& v, const std::string& path, bool positive = false) const {

@@ -21,7 +21,7 @@ struct Reader {
   std::string source;
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
-    throw Error(fmt::format("{}: {}: {}", source, path, what));
+    detail::fail_field(source, path, what);
   }
 
   json parse(const std::string& text) const { return detail::parse_json_object(text, source); }
