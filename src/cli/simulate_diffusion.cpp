@@ -20,6 +20,8 @@ namespace {
 struct Options {
   sim::DiffusionConfig config;
   std::string strategy = "besteffort";
+  std::string estimates = "accounted";
+  bool exact_end = false;
   std::string format = "table";
   std::string trace, plot;
   CLI::Option* nodes = nullptr;
@@ -38,6 +40,8 @@ void probe_writable(const std::string& path) {
 
 void run(Options& o) {
   o.config.strategy.kind = diffusion::parse_strategy(o.strategy);
+  o.config.estimates = diffusion::parse_estimates(o.estimates);
+  o.config.fast_forward = !o.exact_end;
   if (!o.plot.empty()) plot::terminal_for(o.plot);  // refuse a bad figure name before simulating
   if (!o.trace.empty()) probe_writable(o.trace);
   sim::DiffusionConfig config = o.config;
@@ -89,7 +93,13 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--strategy", o->strategy, "none, simple, makhoul, besteffort")->capture_default_str();
   sub->add_option("--k", c.strategy.k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();
   sub->add_flag("--virtual-load", c.virtual_load, "announce transfers on control messages (virtual load)");
-  sub->add_flag("--integer", c.strategy.integer, "integer load (round down; unit step as in DASUD)");
+  sub->add_flag("--integer", c.strategy.integer, "integer load (round down, then DASUD's unit rules)");
+  sub->add_option("--estimates", o->estimates,
+                  "a node's estimate of a neighbour: accounted (its last report plus our transfers it has not "
+                  "acknowledged) or reported (its last report only)")
+      ->capture_default_str();
+  sub->add_flag("--simulate-streaks", o->exact_end,
+                "simulate the end of the convergence streaks instead of computing it once nothing can change");
   sub->add_option("--initial", c.initial, "single (all on node 0), random, or a file of loads")
       ->capture_default_str();
   sub->add_option("--load-per-node", c.load_per_node, "total load / nodes, in units")->capture_default_str();

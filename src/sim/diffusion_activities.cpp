@@ -1,5 +1,6 @@
 // The three activities of each node (Couturier & Giersch, Section "Simulation model", Algorithms
-// 1-3), plus the centralised end of the run: time limit, convergence, draining in-flight data.
+// 1-3) around the node's shared state (diffusion::NodeState), plus the centralised end of the run:
+// time limit, convergence, draining in-flight data.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -29,13 +30,20 @@ void send(World& w, std::vector<s4u::CommPtr>& pending, s4u::Mailbox* box, const
     pending.erase(pending.begin() + k);
 }
 
+// One line at most every 5 s of wall time: nodes in the band, the shortest running streak.
 void report_progress(World& w) {
   if (!w.config.progress) return;
   const double now = wall_now();
   if (now - w.last_progress < 5.0) return;
   w.last_progress = now;
-  fmt::print(stderr, "hetlb: simulated {:.1f} s, {}/{} nodes converged, {:.0f} s wall\n", s4u::Engine::get_clock(),
-             w.tracker.converged_count(), w.nodes.size(), now - w.wall_start);
+  long shortest = -1;
+  for (const Node& n : w.nodes) {
+    const long s = w.tracker.streak(n.id);
+    if (s > 0 && (shortest < 0 || s < shortest)) shortest = s;
+  }
+  fmt::print(stderr, "hetlb: simulated {:.1f} s, {}/{} nodes in the 1% band (shortest streak {}/{}), {} converged, {:.0f} s wall\n",
+             s4u::Engine::get_clock(), w.tracker.in_band_count(), w.nodes.size(), std::max(0L, shortest),
+             w.tracker.iterations(), w.tracker.converged_count(), now - w.wall_start);
 }
 }  // namespace
 
@@ -52,16 +60,17 @@ Message* World::make(const Message& m) {
   return p;
 }
 
-void World::finish() {
+void World::finish(double date) {
   if (finished) return;
   finished = true;
-  finish_date = s4u::Engine::get_clock();
+  finish_date = date;
   for (Node& n : nodes)
     if (n.waiting) n.data_cv->notify_all();
   s4u::Actor::create("drain", nodes.front().host, [this] { drain_activity(*this); });
 }
 
-// Algorithm 1: wait on both mailboxes, push what arrives into the matching buffer.
+// Algorithm 1: wait on both mailboxes. Control messages go to the FIFO the load-balancing activity
+// reads; data is handed to the node's state at once (received, not yet taken in by the computation).
 void receiving_activity(World& w, Node& n) {
   Message* ctrl = nullptr;
   Message* data = nullptr;
@@ -71,9 +80,10 @@ void receiving_activity(World& w, Node& n) {
     if (which == 0) {
       n.ctrl_fifo.push_back(*ctrl);
       w.release(ctrl);
+      --w.ctrl_in_flight;
       comms[0] = n.ctrl_box->get_async<Message>(&ctrl);
     } else {
-      n.data_fifo.push_back(*data);
+      n.state.data_received(data->slot, data->amount);
       w.release(data);
       comms[1] = n.data_box->get_async<Message>(&data);
       --w.in_flight;
@@ -84,37 +94,42 @@ void receiving_activity(World& w, Node& n) {
 }
 
 // Algorithm 2: take in received load, send what is owed, compute for a time proportional to the
-// load, never loop faster than the minimum computing iteration.
+// load, never loop faster than the minimum computing iteration. Iterations that end after the end of
+// the run are not counted.
 void computing_activity(World& w, Node& n) {
-  const double flops_per_unit = w.config.ratio * kUnitFlopsPerRatio;
   while (!w.finished) {
     // Idle: wait for the receiving activity to bring data (or for the end). The mutex is taken only
     // here: SimGrid 3.32 leaves each immediate acquisition in the actor's activity list.
-    if (n.data_fifo.empty() && n.real <= 0 && !w.finished) {
+    if (n.state.pending() <= 0 && n.state.real() <= 0) {
       std::unique_lock lock(*n.mutex);
       n.waiting = true;
       n.wait_start = s4u::Engine::get_clock();
-      while (n.data_fifo.empty() && !w.finished) n.data_cv->wait(lock);
+      while (n.state.pending() <= 0 && !w.finished) n.data_cv->wait(lock);
       n.waiting = false;
       n.idle_time += std::min(s4u::Engine::get_clock(), w.finished ? w.finish_date : 1e300) - n.wait_start;
     }
     if (w.finished) break;
     const double start = s4u::Engine::get_clock();
-    for (; !n.data_fifo.empty(); n.data_fifo.pop_front()) n.real += n.data_fifo.front().amount;
+    n.iteration_start = start;
+    n.iteration_recorded = false;
+    n.state.take_in();
     for (std::size_t p = 0; p < n.neighbours.size(); ++p) {
-      const double a = std::min(n.owed[p], n.real);
+      const double a = n.state.release(static_cast<int>(p));
       if (!(a > 0)) continue;
-      n.real -= a;
-      n.owed[p] -= a;
       w.moved += a;
       ++w.data_messages;
       ++w.in_flight;
-      send(w, n.data_sends, w.nodes[n.neighbours[p]].data_box, Message{n.slot_at[p], 0, a}, a * kUnitBytes);
+      Message m;
+      m.slot = n.slot_at[p];
+      m.amount = a;
+      send(w, n.data_sends, w.nodes[n.neighbours[p]].data_box, m, a * kUnitBytes);
     }
-    if (n.real > 0) s4u::this_actor::execute(n.real * flops_per_unit);
+    if (n.state.real() > 0) s4u::this_actor::execute(n.state.real() * w.flops_per_unit);
+    if (w.finished) break;
     ++n.comp_iterations;
-    w.tracker.record(n.id, n.real, s4u::Engine::get_clock());
-    if (w.tracker.all_converged()) w.finish();
+    n.iteration_recorded = true;
+    w.tracker.record(n.id, n.state.real(), s4u::Engine::get_clock());
+    if (w.tracker.all_converged()) w.finish(s4u::Engine::get_clock());
     if (n.id == 0) report_progress(w);
     const double left = start + w.min_comp - s4u::Engine::get_clock();
     if (left > 0 && !w.finished) s4u::this_actor::sleep_for(left);
@@ -122,44 +137,49 @@ void computing_activity(World& w, Node& n) {
   s4u::Comm::wait_all(n.data_sends);  // a sender leaving would cancel its comms
 }
 
-// Algorithm 3: read control messages, run the strategy, tell every neighbour our load (and, with
-// virtual load, the transfer it will receive), never loop faster than the minimum iteration.
+// Algorithm 3: read control messages, run the strategy on the node's view, tell every neighbour
+// our load (with virtual load, also the transfer it will receive), never loop faster than the
+// minimum iteration.
 void balancing_activity(World& w, Node& n) {
-  const bool virt = w.config.virtual_load;
   const std::size_t deg = n.neighbours.size();
+  const auto& observer = w.config.on_decision;
   while (!w.finished) {
     const double start = s4u::Engine::get_clock();
-    for (; !n.ctrl_fifo.empty(); n.ctrl_fifo.pop_front()) {
-      const Message& m = n.ctrl_fifo.front();
-      n.known[m.slot] = m.load;
-      if (virt) n.virtual_load += m.amount;
+    for (; !n.ctrl_fifo.empty(); n.ctrl_fifo.pop_front())
+      n.state.control_received(n.ctrl_fifo.front().slot, n.ctrl_fifo.front().report);
+    DecisionEvent event;
+    if (observer) event.own_before = n.state.own_view();
+    const std::vector<double>& t = n.state.decide(w.config.strategy);
+    if (observer) {
+      event.node = n.id;
+      event.date = start;
+      event.estimates_before = n.state.estimates();
+      event.transfers = t;
+      event.own_after = n.state.own_view();
+      for (std::size_t p = 0; p < deg; ++p) event.estimates_after.push_back(n.state.estimate(static_cast<int>(p)));
+      observer(event);
     }
-    double owed = 0;
-    for (double o : n.owed) owed += o;
-    const double own = virt ? n.virtual_load : std::max(0.0, n.real - owed);
-    const std::vector<double> t = diffusion::balance(w.config.strategy, own, n.known);
-    double sent = 0;
     for (std::size_t p = 0; p < deg; ++p) {
-      if (!(t[p] > 0)) continue;
-      n.owed[p] += t[p];
-      sent += t[p];
-    }
-    if (virt) n.virtual_load -= sent;
-    const double after = own - sent;
-    for (std::size_t p = 0; p < deg; ++p) {
-      const double announced = virt ? t[p] : 0.0;
-      // A message equal to the last one sent to p (same load, nothing announced) would change
-      // nothing there: it is counted as skipped instead of simulated.
-      if (announced == 0 && after == n.last_sent[p]) {
+      const diffusion::Report r = n.state.report(static_cast<int>(p));
+      // A message equal to the last one sent to p (same load and acknowledgement, nothing announced)
+      // would change nothing there: it is counted as skipped instead of simulated.
+      const diffusion::Report& last = n.last_sent[p];
+      if (n.sent_any[p] && r.announced == 0 && r.load == last.load && r.accounted == last.accounted) {
         ++w.ctrl_skipped;
         continue;
       }
-      n.last_sent[p] = after;
+      n.last_sent[p] = r;
+      n.sent_any[p] = true;
       ++w.ctrl_messages;
-      send(w, n.ctrl_sends, w.nodes[n.neighbours[p]].ctrl_box, Message{n.slot_at[p], after, announced}, kControlBytes);
+      ++w.ctrl_in_flight;
+      Message m;
+      m.slot = n.slot_at[p];
+      m.report = r;
+      send(w, n.ctrl_sends, w.nodes[n.neighbours[p]].ctrl_box, m, kControlBytes);
     }
     ++n.lb_iterations;
-    const double left = start + w.min_lb - s4u::Engine::get_clock();
+    n.next_balancing = start + w.min_lb;
+    const double left = n.next_balancing - s4u::Engine::get_clock();
     if (left > 0) s4u::this_actor::sleep_for(left);
   }
   s4u::Comm::wait_all(n.ctrl_sends);
@@ -167,7 +187,7 @@ void balancing_activity(World& w, Node& n) {
 
 void timer_activity(World& w) {
   s4u::this_actor::sleep_for(w.time_limit);
-  w.finish();
+  w.finish(s4u::Engine::get_clock());
 }
 
 // After the end: wait until every data message in flight has arrived, then hand it to its node.
@@ -176,14 +196,13 @@ void drain_activity(World& w) {
     std::unique_lock lock(*w.drain_mutex);
     while (w.in_flight > 0) w.drained->wait(lock);
   }
-  for (Node& n : w.nodes)
-    for (; !n.data_fifo.empty(); n.data_fifo.pop_front()) n.real += n.data_fifo.front().amount;
+  for (Node& n : w.nodes) n.state.take_in();
 }
 
 void trace_activity(World& w) {
   for (;;) {
     LoadSample s{s4u::Engine::get_clock(), {}};
-    for (const Node& n : w.nodes) s.loads.push_back(n.real);
+    for (const Node& n : w.nodes) s.loads.push_back(n.state.real());
     w.trace.push_back(std::move(s));
     s4u::this_actor::sleep_for(w.config.trace_interval);
   }

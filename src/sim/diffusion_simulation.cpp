@@ -74,21 +74,18 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   w.tracker = diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
   w.drained = s4u::ConditionVariable::create();
   w.drain_mutex = s4u::Mutex::create();
-  w.nodes.resize(n);
+  w.flops_per_unit = config.ratio * kUnitFlopsPerRatio;
+  w.nodes.reserve(n);
   for (int i = 0; i < n; ++i) {
-    Node& node = w.nodes[i];
-    node.id = i;
+    Node& node = w.nodes.emplace_back(i, static_cast<int>(topology.neighbours[i].size()), initial[i], config);
     node.host = hosts[host_of[i]];
     node.ctrl_box = s4u::Mailbox::by_name(fmt::format("ctrl-{}", i));
     node.data_box = s4u::Mailbox::by_name(fmt::format("data-{}", i));
     node.neighbours = topology.neighbours[i];
-    node.known.assign(node.neighbours.size(), std::numeric_limits<double>::infinity());
-    node.owed.assign(node.neighbours.size(), 0.0);
-    node.last_sent.assign(node.neighbours.size(), std::numeric_limits<double>::quiet_NaN());
-    node.real = node.virtual_load = initial[i];
     node.mutex = s4u::Mutex::create();
     node.data_cv = s4u::ConditionVariable::create();
   }
+  w.exclusive_hosts = n <= static_cast<int>(hosts.size());
   for (Node& node : w.nodes)
     for (int j : node.neighbours) {
       const auto& back = topology.neighbours[j];
@@ -101,6 +98,8 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
     s4u::Actor::create(fmt::format("lb-{}", node.id), node.host, [&w, &node] { detail::balancing_activity(w, node); });
   }
   s4u::Actor::create("timer", hosts.front(), [&w] { detail::timer_activity(w); })->daemonize();
+  if (config.fast_forward && w.exclusive_hosts)
+    s4u::Actor::create("steady-state", hosts.front(), [&w] { detail::steady_state_activity(w); })->daemonize();
   if (w.config.trace_interval > 0)
     s4u::Actor::create("trace", hosts.front(), [&w] { detail::trace_activity(w); })->daemonize();
 
@@ -112,17 +111,18 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   r.initial_loads = initial;
   r.topology_name = topology.name;
   r.tau = w.tau;
+  r.fast_forwarded = w.fast_forwarded;
   r.time_limit = w.time_limit;
   r.trace = std::move(w.trace);
   if (w.config.trace_interval > 0) {
     LoadSample last{w.finish_date, {}};
-    for (const Node& node : w.nodes) last.loads.push_back(node.real);
+    for (const Node& node : w.nodes) last.loads.push_back(node.state.real());
     r.trace.push_back(std::move(last));
   }
   diffusion::Metrics& m = r.metrics;
   double idle = 0, sum_dates = 0, max_date = 0;
   for (const Node& node : w.nodes) {
-    r.final_loads.push_back(node.real);
+    r.final_loads.push_back(node.state.real());
     r.hosts.push_back(node.host->get_name());
     idle += node.idle_time + (node.waiting ? w.finish_date - node.wait_start : 0.0);
     const double d = w.tracker.convergence_date(node.id);
@@ -151,7 +151,8 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   m.ctrl_messages_skipped = w.ctrl_skipped;
   m.simulated_time = w.finish_date;
   m.wall_seconds = wall;
-  r.events = m.computing_iterations + m.balancing_iterations + m.ctrl_messages + m.data_messages;
+  // Events actually simulated: iterations computed by the steady-state shortcut are not events.
+  r.events = m.computing_iterations + m.balancing_iterations + m.ctrl_messages + m.data_messages - w.computed_iterations;
   diffusion::check_conservation(m.initial_total_load, m.final_total_load, config.strategy.integer);
   return r;
 }

@@ -7,6 +7,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "hetlb/diffusion/convergence.hpp"
+#include "hetlb/diffusion/node_state.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
 
@@ -15,35 +16,40 @@ namespace hetlb::sim::detail {
 // Payload of both kinds of messages. `slot`: the sender's index in the receiver's neighbour list.
 struct Message {
   int slot = 0;
-  double load = 0;    // control: sender's load after its balancing step
-  double amount = 0;  // control: announced transfer (virtual load); data: load carried
+  diffusion::Report report;  // control
+  double amount = 0;         // data: load carried
 };
 
 struct Node {
+  Node(int id_, int degree, double load, const DiffusionConfig& c)
+      : id(id_), state(load, degree, c.virtual_load, c.estimates), last_sent(degree), sent_any(degree, false) {}
   int id = 0;
   simgrid::s4u::Host* host = nullptr;
   simgrid::s4u::Mailbox* ctrl_box = nullptr;
   simgrid::s4u::Mailbox* data_box = nullptr;
-  std::vector<int> neighbours;     // node ids
-  std::vector<int> slot_at;        // slot_at[p]: our index in neighbour p's list
-  std::vector<double> known;       // last load announced by each neighbour (+inf until heard of)
-  std::vector<double> owed;        // decided transfers not yet sent as data
-  std::vector<double> last_sent;   // load told to each neighbour by the last control message (NaN: none)
-  double real = 0;                 // load held (includes what is owed but not yet sent)
-  double virtual_load = 0;         // virtual-load view: real + announced incoming - decided outgoing
-  std::deque<Message> ctrl_fifo, data_fifo;
+  std::vector<int> neighbours;  // node ids
+  std::vector<int> slot_at;     // slot_at[p]: our index in neighbour p's list
+  diffusion::NodeState state;   // what the three activities share (include/hetlb/diffusion/node_state.hpp)
+  std::vector<diffusion::Report> last_sent;  // last control message to each neighbour
+  std::vector<bool> sent_any;
+  std::deque<Message> ctrl_fifo;  // received control messages, read by the load-balancing activity
   std::vector<simgrid::s4u::CommPtr> ctrl_sends, data_sends;  // our sends, possibly in flight
   simgrid::s4u::MutexPtr mutex;
   simgrid::s4u::ConditionVariablePtr data_cv;  // the computing activity waits here without load
   double idle_time = 0;
   bool waiting = false;
   double wait_start = 0;
+  // Where the computing activity is: start of its current iteration, and whether that iteration's
+  // computation has ended (then it is sleeping until the minimum iteration time has passed).
+  double iteration_start = 0;
+  bool iteration_recorded = false;
+  double next_balancing = 0;  // date of the next load-balancing iteration
   std::uint64_t comp_iterations = 0, lb_iterations = 0;
 };
 
 struct World {
   DiffusionConfig config;
-  double tau = 0, min_comp = 0, min_lb = 0, time_limit = 0;
+  double tau = 0, min_comp = 0, min_lb = 0, time_limit = 0, flops_per_unit = 0;
   std::vector<Node> nodes;
   diffusion::ConvergenceTracker tracker{0, 0, 1};
   // Message payloads live here, so messages still in flight at the end leak nothing.
@@ -51,7 +57,11 @@ struct World {
   std::vector<Message*> free_list;
   bool finished = false;
   double finish_date = 0;
-  std::uint64_t in_flight = 0;  // data messages sent and not yet received
+  std::uint64_t in_flight = 0;       // data messages sent and not yet received
+  std::uint64_t ctrl_in_flight = 0;  // control messages sent and not yet received
+  bool exclusive_hosts = true;       // one node per host: computing times are load * flops / speed
+  bool fast_forwarded = false;
+  std::uint64_t computed_iterations = 0;  // computing + balancing iterations counted by fast_forward
   simgrid::s4u::ConditionVariablePtr drained;
   simgrid::s4u::MutexPtr drain_mutex;
   std::uint64_t ctrl_messages = 0, data_messages = 0, ctrl_skipped = 0;
@@ -61,7 +71,7 @@ struct World {
 
   Message* make(const Message& m);
   void release(Message* m) { free_list.push_back(m); }
-  void finish();
+  void finish(double date);
 };
 
 // Actor bodies (diffusion_activities.cpp).
@@ -71,5 +81,7 @@ void balancing_activity(World& w, Node& n);
 void timer_activity(World& w);
 void drain_activity(World& w);
 void trace_activity(World& w);
+// The end of the run computed instead of simulated (steady_state.cpp).
+void steady_state_activity(World& w);
 
 }  // namespace hetlb::sim::detail

@@ -13,8 +13,15 @@ class ConvergenceTracker {
   // One computing iteration of `node`, ending at `date` with `load`.
   void record(int node, double load, double date);
 
+  // Adds `records` more iterations in the band to `node`'s current streak (which must be running):
+  // the end of a streak computed instead of simulated.
+  void extend(int node, long records);
+
   bool all_converged() const { return converged_count_ == static_cast<int>(streak_.size()); }
   int converged_count() const { return converged_count_; }
+  int in_band_count() const { return in_band_count_; }
+  long streak(int node) const { return streak_[node]; }
+  long iterations() const { return iterations_; }
   bool converged(int node) const;
   // Date of the first iteration of the streak that made `node` converge; NaN when not converged.
   double convergence_date(int node) const;
@@ -24,7 +31,7 @@ class ConvergenceTracker {
   long iterations_;
   std::vector<long> streak_;
   std::vector<double> streak_start_;
-  int converged_count_ = 0;
+  int converged_count_ = 0, in_band_count_ = 0;
 };
 
 }  // namespace hetlb::diffusion

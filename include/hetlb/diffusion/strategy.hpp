@@ -31,8 +31,9 @@ std::vector<double> simple_transfers(double load, const std::vector<double>& nei
 std::vector<double> makhoul_transfers(double load, const std::vector<double>& neighbours);
 std::vector<double> best_effort_transfers(double load, const std::vector<double>& neighbours, double k);
 
-// Integer domain: rounds real transfers down; when all of them round to 0 while the node exceeds its
-// least loaded neighbour by 2 units or more, sends that neighbour 1 unit (DASUD's unit step).
+// Integer domain (DASUD's rules, see integer_transfers.cpp): rounds real transfers down; when all of
+// them round to 0, one unit goes to the least loaded neighbour if the node exceeds it by 2 units, or
+// by 1 unit while another neighbour exceeds it by 2 (the node's domain is unbalanced).
 std::vector<double> integer_transfers(double load, const std::vector<double>& neighbours,
                                       const std::vector<double>& real_transfers);
 

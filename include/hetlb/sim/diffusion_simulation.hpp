@@ -3,13 +3,23 @@
 // control and data messages travel on separate mailboxes with non-blocking sends.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "hetlb/diffusion/metrics.hpp"
+#include "hetlb/diffusion/node_state.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 
 namespace hetlb::sim {
+
+// One decision of a node's load-balancing activity, as the node saw it (for tests and tracing).
+struct DecisionEvent {
+  int node = 0;
+  double date = 0;
+  double own_before = 0, own_after = 0;
+  std::vector<double> estimates_before, estimates_after, transfers;  // one per neighbour
+};
 
 struct DiffusionConfig {
   std::string platform = "cluster";  // cluster, grid, or a SimGrid XML file
@@ -27,6 +37,12 @@ struct DiffusionConfig {
   double min_lb_iter = -1;    // minimum load-balancing iteration (s); < 0: tau
   double trace_interval = 0;  // > 0: sample every node's load this often (s); < 0: every tau
   bool progress = false;      // progress lines on stderr (at most one per 5 s of wall time)
+  // What a node believes of its neighbours: their last report plus its own unacknowledged
+  // decisions (accounted), or the last report only (reported; docs/simulation.md).
+  diffusion::Estimates estimates = diffusion::Estimates::accounted;
+  // Compute the end of the convergence streaks once nothing can change (steady_state.cpp).
+  bool fast_forward = true;
+  std::function<void(const DecisionEvent&)> on_decision;  // called at every decision when set
 };
 
 // Cost model (documented in docs/simulation.md): a load unit is 125,000 bytes of data (1 ms on a
@@ -47,8 +63,9 @@ struct DiffusionResult {
   std::vector<double> convergence_dates;  // NaN for nodes that did not converge
   std::vector<std::string> hosts;         // host of each node
   std::string topology_name;
-  std::uint64_t events = 0;  // computing + balancing iterations + messages
+  std::uint64_t events = 0;  // simulated computing + balancing iterations + messages
   double tau = 0, time_limit = 0;
+  bool fast_forwarded = false;  // the end of the streaks was computed, not simulated
   std::vector<LoadSample> trace;
 };
 

@@ -29,5 +29,22 @@ TEST(Convergence, NeedsKConsecutiveIterations) {
   EXPECT_EQ(t.converged_count(), 1);
 }
 
+TEST(Convergence, CountsNodesInTheBandAndExtendsStreaks) {
+  ConvergenceTracker t(3, 1000, 5);
+  t.record(0, 1000, 1);
+  t.record(1, 1000, 1);
+  t.record(2, 500, 1);
+  EXPECT_EQ(t.in_band_count(), 2);
+  t.record(1, 2000, 2);
+  EXPECT_EQ(t.in_band_count(), 1);
+  t.extend(0, 4);  // 1 + 4 records: converged, date of the streak's first record
+  EXPECT_TRUE(t.converged(0));
+  EXPECT_EQ(t.convergence_date(0), 1);
+  EXPECT_EQ(t.streak(0), 5);
+  t.extend(2, 10);  // not in the band: nothing to extend
+  EXPECT_FALSE(t.converged(2));
+  EXPECT_EQ(t.converged_count(), 1);
+}
+
 }  // namespace
 }  // namespace hetlb::diffusion

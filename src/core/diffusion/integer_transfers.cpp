@@ -1,11 +1,18 @@
-// Integer load (Couturier & Giersch evaluate every strategy on "integer load" too; DASUD, Cortés et
-// al. 2002, is the reference for integer diffusion). Rules:
-//  1. each real transfer is rounded down (a tolerance of 1e-9 absorbs floating error on exact
-//     integers), so the sum never exceeds what the real rule gave away;
-//  2. if every transfer rounded to 0 while the node holds at least 2 units more than its least
-//     loaded neighbour (lowest index on ties), that neighbour gets 1 unit: DASUD's unit step, which
-//     keeps progress until every edge differs by at most 1 unit, and respects the ping-pong
-//     condition (x_i - 1 >= x_min + 1).
+// Integer load (Couturier & Giersch evaluate every strategy on integer load; the rules below are
+// those of DASUD, Cortes, Ripoll, Cedo, Senar & Luque, JPDC 2002, adapted to one node's view).
+// For a node of load x whose neighbours are believed to hold y_j (m: the least loaded, lowest index
+// on ties; M: the most loaded):
+//  1. the strategy's real transfers are rounded down (a tolerance of 1e-9 absorbs floating error on
+//     exact integers), so the sum never exceeds what the real rule gave away;
+//  2. if they all round to 0 and x - y_m >= 2, one unit goes to m (DASUD: the domain's maximum
+//     feeds its minimum), which keeps the ping-pong condition (x - 1 >= y_m + 1);
+//  3. if they all round to 0, x - y_m == 1 and y_M - y_m >= 2, the node's domain is unbalanced
+//     while no edge of the node is: DASUD's maximum would send one unit to the minimum through this
+//     node; here the node forwards one of its own units to m at once, and M, which then sees the node
+//     two units below it, refills it by rule 2 or by its strategy. This is what breaks gradients of
+//     one unit per hop; it violates the ping-pong condition by design (as DASUD's instruction does).
+// A state where no rule fires has every domain (a node and its neighbours) within one unit, so any two
+// nodes are within ceil(diameter / 2) units of each other (docs/simulation.md, "Integer load").
 #include <cmath>
 
 #include "hetlb/diffusion/strategy.hpp"
@@ -20,9 +27,14 @@ std::vector<double> integer_transfers(double load, const std::vector<double>& ne
     out[j] = std::max(0.0, std::floor(real_transfers[j] + 1e-9));
     any = any || out[j] > 0;
   }
-  if (any || neighbours.empty()) return out;
-  const int least = order_by_load(neighbours).front();
-  if (load - neighbours[least] >= 2.0) out[least] = 1.0;
+  if (any || neighbours.empty() || load < 1) return out;
+  int least = 0, most = 0;
+  for (int j = 1; j < static_cast<int>(neighbours.size()); ++j) {
+    if (neighbours[j] < neighbours[least]) least = j;
+    if (neighbours[j] > neighbours[most]) most = j;
+  }
+  const double gap = load - neighbours[least];
+  if (gap >= 2.0 || (gap >= 1.0 && neighbours[most] - neighbours[least] >= 2.0)) out[least] = 1.0;
   return out;
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -110,11 +111,14 @@ RC_GTEST_PROP(Strategies, TransfersAreFeasible, ()) {
     sum += s[j];
   }
   RC_ASSERT(sum <= load + 1e-9);
-  // Bertsekas-Tsitsiklis ping-pong condition (Section 2) for "simple", both domains. Best effort only
+  // Bertsekas-Tsitsiklis ping-pong condition (Section 2) for "simple", both domains, except DASUD's
+  // third integer rule, which forwards a unit across a one-unit edge on purpose. Best effort only
   // guarantees it towards the neighbours it feeds: an unselected lighter neighbour may end heavier.
+  const double least = *std::min_element(nb.begin(), nb.end());
+  const bool dasud_forward = st.integer && sum == 1 && load - least == 1;
   for (std::size_t j = 0; j < s.size(); ++j) {
-    if (st.kind == StrategyKind::simple && nb[j] < load) RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
-    if (st.kind == StrategyKind::besteffort && s[j] > 0) RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
+    if (st.kind == StrategyKind::simple && nb[j] < load && !dasud_forward) RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
+    if (st.kind == StrategyKind::besteffort && s[j] > 0 && !dasud_forward) RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
   }
 }
 

@@ -1,0 +1,81 @@
+// The end of a converging run, computed instead of simulated. When every node is in the 1% band, no
+// message is in flight or waiting to be read, nothing is owed and every node's strategy decides
+// nothing on its current view, nothing can change any more: each node computes the same load at
+// every iteration, so its iterations last max(load * flops / speed, minimum iteration) and the
+// dates at which the streaks complete follow. Counts stop at the end of the run, as in a fully
+// simulated one (tests compare both, diffusion_simulation_test.cpp).
+#include <algorithm>
+#include <cmath>
+
+#include "diffusion_world.hpp"
+
+namespace hetlb::sim::detail {
+
+namespace s4u = simgrid::s4u;
+
+namespace {
+bool is_fixed_point(const World& w) {
+  if (w.tracker.in_band_count() != static_cast<int>(w.nodes.size()) || w.in_flight > 0 || w.ctrl_in_flight > 0)
+    return false;
+  for (const Node& n : w.nodes) {
+    if (n.waiting || !n.ctrl_fifo.empty() || n.state.pending() > 0 || n.state.owed_total() > 0) return false;
+    for (double t : n.state.plan(w.config.strategy))
+      if (t > 0) return false;
+    for (int p = 0; p < n.state.degree(); ++p) {
+      const diffusion::Report r = n.state.report(p);
+      if (!n.sent_any[p] || r.load != n.last_sent[p].load || r.accounted != n.last_sent[p].accounted) return false;
+    }
+  }
+  return true;
+}
+
+// Number of dates first, first + period, ... that are <= end.
+std::uint64_t dates_until(double first, double period, double end) {
+  if (first > end) return 0;
+  return static_cast<std::uint64_t>(std::floor((end - first) / period * (1 + 1e-12))) + 1;
+}
+
+void fast_forward(World& w) {
+  const double now = s4u::Engine::get_clock();
+  struct Cadence {
+    double first, period;
+  };
+  std::vector<Cadence> cadence;
+  double end = now;
+  for (const Node& n : w.nodes) {
+    const double e = n.state.real() * w.flops_per_unit / n.host->get_speed();
+    const double period = std::max(e, w.min_comp);
+    const double first = n.iteration_recorded ? n.iteration_start + period + e : n.iteration_start + e;
+    cadence.push_back({first, period});
+    const long need = w.tracker.iterations() - w.tracker.streak(n.id);
+    if (need > 0) end = std::max(end, first + static_cast<double>(need - 1) * period);
+  }
+  end = std::min(end, w.time_limit);
+  for (Node& n : w.nodes) {
+    const std::uint64_t records = dates_until(cadence[n.id].first, cadence[n.id].period, end);
+    n.comp_iterations += records;
+    w.tracker.extend(n.id, static_cast<long>(records));
+    const std::uint64_t balancing = dates_until(n.next_balancing, w.min_lb, end);
+    n.lb_iterations += balancing;
+    w.ctrl_skipped += balancing * n.neighbours.size();
+    w.computed_iterations += records + balancing;
+  }
+  w.fast_forwarded = true;
+  w.finish(end);
+}
+}  // namespace
+
+void steady_state_activity(World& w) {
+  if (!(w.min_lb > 0)) return;
+  // Half a period off the load-balancing iterations (all at multiples of min_lb from 0).
+  s4u::this_actor::sleep_for(w.min_lb / 2);
+  while (!w.finished) {
+    if (is_fixed_point(w)) {
+      fast_forward(w);
+      return;
+    }
+    s4u::this_actor::sleep_for(w.min_lb);
+  }
+}
+
+}  // namespace hetlb::sim::detail
