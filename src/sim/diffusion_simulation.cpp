@@ -92,10 +92,13 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
       node.slot_at.push_back(static_cast<int>(std::lower_bound(back.begin(), back.end(), node.id) - back.begin()));
     }
   for (Node& node : w.nodes) {
-    s4u::Actor::create(fmt::format("recv-{}", node.id), node.host,
-                       [&w, &node] { detail::receiving_activity(w, node); })->daemonize();
+    s4u::Actor::create(fmt::format("recv-ctrl-{}", node.id), node.host,
+                       [&w, &node] { detail::receiving_activity(w, node, detail::Channel::control); })->daemonize();
+    s4u::Actor::create(fmt::format("recv-data-{}", node.id), node.host,
+                       [&w, &node] { detail::receiving_activity(w, node, detail::Channel::data); })->daemonize();
     s4u::Actor::create(fmt::format("comp-{}", node.id), node.host, [&w, &node] { detail::computing_activity(w, node); });
-    s4u::Actor::create(fmt::format("lb-{}", node.id), node.host, [&w, &node] { detail::balancing_activity(w, node); });
+    node.balancer =
+        s4u::Actor::create(fmt::format("lb-{}", node.id), node.host, [&w, &node] { detail::balancing_activity(w, node); });
   }
   s4u::Actor::create("timer", hosts.front(), [&w] { detail::timer_activity(w); })->daemonize();
   if (config.fast_forward && w.exclusive_hosts)

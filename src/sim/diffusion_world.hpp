@@ -44,6 +44,10 @@ struct Node {
   double iteration_start = 0;
   bool iteration_recorded = false;
   double next_balancing = 0;  // date of the next load-balancing iteration
+  // A load-balancing activity whose last iteration changed nothing parks (suspends) until a message
+  // arrives: its iterations meanwhile would decide nothing and send nothing, and are counted instead.
+  simgrid::s4u::ActorPtr balancer;
+  bool news = false, parked = false;
   std::uint64_t comp_iterations = 0, lb_iterations = 0;
 };
 
@@ -61,7 +65,7 @@ struct World {
   std::uint64_t ctrl_in_flight = 0;  // control messages sent and not yet received
   bool exclusive_hosts = true;       // one node per host: computing times are load * flops / speed
   bool fast_forwarded = false;
-  std::uint64_t computed_iterations = 0;  // computing + balancing iterations counted by fast_forward
+  std::uint64_t computed_iterations = 0;  // iterations counted, not simulated (parked balancing, fast_forward)
   simgrid::s4u::ConditionVariablePtr drained;
   simgrid::s4u::MutexPtr drain_mutex;
   std::uint64_t ctrl_messages = 0, data_messages = 0, ctrl_skipped = 0;
@@ -75,7 +79,8 @@ struct World {
 };
 
 // Actor bodies (diffusion_activities.cpp).
-void receiving_activity(World& w, Node& n);
+enum class Channel { control, data };
+void receiving_activity(World& w, Node& n, Channel channel);
 void computing_activity(World& w, Node& n);
 void balancing_activity(World& w, Node& n);
 void timer_activity(World& w);
