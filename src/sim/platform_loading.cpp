@@ -1,5 +1,5 @@
 // Loads the platform into the SimGrid engine: generated XML for "cluster" and "grid", any file
-// otherwise; returns the hosts in natural order of their names.
+// otherwise; returns the hosts in natural order of their names, refusing fewer hosts than nodes.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -54,14 +54,15 @@ void load_platform_text(const simgrid::s4u::Engine& engine, const std::string& x
 
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
                                                int nodes) {
-  if (spec == "cluster")
-    load_text(engine, cluster_platform_xml(nodes));
-  else if (spec == "grid")
-    load_text(engine, grid_platform_xml(nodes, default_grid_sites(nodes)));
+  if (is_study_platform(spec))
+    load_text(engine, study_platform_xml(spec, nodes));
   else
     load_file(engine, spec);
   std::vector<simgrid::s4u::Host*> hosts = engine.get_all_hosts();
   if (hosts.empty()) throw Error(fmt::format("platform \"{}\": no hosts; expected at least one host", spec));
+  if (hosts.size() < static_cast<std::size_t>(nodes))
+    throw Error(fmt::format("platform \"{}\": {} hosts for {} nodes; expected at least one host per node", spec,
+                            hosts.size(), nodes));
   std::sort(hosts.begin(), hosts.end(),
             [](const auto* a, const auto* b) { return natural_less(a->get_name(), b->get_name()); });
   return hosts;
