@@ -154,7 +154,10 @@ std::string check_grid(int n) {
 
 class GridPlatform : public ::testing::TestWithParam<int> {};
 
-TEST_P(GridPlatform, LoadsWithTheStudysHostsAndLinks) { EXPECT_EQ(in_child([] { return check_grid(GetParam()); }), ""); }
+TEST_P(GridPlatform, LoadsWithTheStudysHostsAndLinks) {
+  const int n = GetParam();
+  EXPECT_EQ(in_child([n] { return check_grid(n); }), "");
+}
 
 INSTANTIATE_TEST_SUITE_P(StudySizes, GridPlatform, ::testing::Values(16, 64, 256, 1024));
 

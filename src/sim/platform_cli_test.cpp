@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -76,6 +77,21 @@ TEST(PlatformCli, ExportsTheGridSubsetAndItsNodeOrder) {
   const CliRun cluster = hetlb("simgrid-platform --study cluster --nodes 4");
   ASSERT_EQ(cluster.status, 0) << cluster.err;
   EXPECT_NE(cluster.out.find("radical=\"0-3\""), std::string::npos);
+}
+
+// Output through a link writes the file it names; a device (/dev/stdout) is written, not replaced.
+TEST(PlatformCli, WritesThroughLinksAndDevices) {
+  const std::string real = tmp("real.xml"), link = tmp("link.xml");
+  std::remove(link.c_str());
+  std::ofstream(real) << "old";
+  ASSERT_EQ(symlink(real.c_str(), link.c_str()), 0);
+  ASSERT_EQ(hetlb("simgrid-platform --study cluster --nodes 2 -o " + link).status, 0);
+  char target[4096] = {};
+  EXPECT_GT(readlink(link.c_str(), target, sizeof target - 1), 0);  // still a link
+  EXPECT_NE(slurp(real).find("radical=\"0-1\""), std::string::npos);
+  const CliRun r = hetlb("simgrid-platform --study grid --nodes 3 -o " + real + " --hostfile /dev/stdout");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "nancy-graphene-1\norsay-gdx-1\nrennes-paradent-1\n");
 }
 
 // Simulating on the exported file is simulating on --platform grid: same hosts, same metrics.
