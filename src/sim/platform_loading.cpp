@@ -11,6 +11,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "hetlb/error.hpp"
+#include "hetlb/sim/grid5000.hpp"
 #include "hetlb/sim/platform.hpp"
 #include "platform_loading.hpp"
 
@@ -54,6 +55,9 @@ void load_platform_text(const simgrid::s4u::Engine& engine, const std::string& x
 
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
                                                int nodes) {
+  if (spec == "grid" && nodes > grid5000::total_hosts())  // the same line as for a file too small
+    throw Error(fmt::format("platform \"grid\": {} hosts for {} nodes; expected at least one host per node",
+                            grid5000::total_hosts(), nodes));
   if (is_study_platform(spec))
     load_text(engine, study_platform_xml(spec, nodes));
   else
