@@ -1,4 +1,5 @@
-// hetlb simgrid-platform PLATFORM.json: the scatter platform as a SimGrid XML platform (for SMPI).
+// hetlb simgrid-platform PLATFORM.json: the scatter platform as a SimGrid XML platform (for SMPI);
+// hetlb simgrid-platform --study cluster|grid --nodes N: the diffusion study's platform, as simulated.
 #include <unistd.h>
 
 #include <filesystem>
@@ -12,21 +13,31 @@
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/io/simgrid_platform.hpp"
+#include "hetlb/sim/platform.hpp"
 
 namespace hetlb::cli {
 
 namespace {
 struct Options {
-  std::string platform, output, hostfile;
+  std::string platform, output, hostfile, study;
+  int nodes = 0;
   io::SimgridExportOptions exp;
 };
 
-// Writes through a temporary file renamed into place: no partial file on failure.
+// Writes through a temporary file renamed into place: no partial file on failure. A symbolic link is
+// followed (the file it names is replaced, not the link); a device or pipe (/dev/stdout) is written
+// directly, as it cannot be replaced.
 void write_file(const std::string& path, const std::string& text) {
   namespace fs = std::filesystem;
-  const fs::path target = fs::absolute(path);
-  const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), ::getpid());
   std::error_code ec;
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {
+    std::ofstream out(path);
+    if (!out || !(out << text) || !out.flush()) throw Error(fmt::format("{}: cannot write the file", path));
+    return;
+  }
+  const fs::path target = fs::weakly_canonical(fs::absolute(path), ec);
+  if (ec) throw Error(fmt::format("{}: cannot write the file", path));
+  const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), ::getpid());
   {
     std::ofstream out(tmp);
     if (!out || !(out << text) || !out.flush()) {
@@ -42,10 +53,20 @@ void write_file(const std::string& path, const std::string& text) {
 }
 
 void run(const Options& o) {
-  const Platform platform = io::load_platform_file(o.platform);
-  const std::string xml = io::scatter_platform_to_simgrid_xml(platform, o.exp);
-  std::string hosts;  // processor k is host k of the hostfile, hence MPI rank k under smpirun
-  for (const Processor& p : platform.processors) hosts += p.name + "\n";
+  std::string xml, hosts;  // host k of the hostfile is processor k (MPI rank k), or node k of a simulation
+  if (!o.study.empty()) {
+    if (!sim::is_study_platform(o.study))
+      throw Error(fmt::format("--study {}: unknown platform; expected cluster or grid", o.study));
+    if (o.nodes < 1) throw Error(fmt::format("--nodes {}: expected a positive host count", o.nodes));
+    xml = sim::study_platform_xml(o.study, o.nodes);
+    for (const std::string& h : sim::study_host_names(o.study, o.nodes)) hosts += h + "\n";
+  } else if (!o.platform.empty()) {
+    const Platform platform = io::load_platform_file(o.platform);
+    xml = io::scatter_platform_to_simgrid_xml(platform, o.exp);
+    for (const Processor& p : platform.processors) hosts += p.name + "\n";
+  } else {
+    throw Error("simgrid-platform: no platform; expected PLATFORM.json or --study cluster|grid --nodes N");
+  }
   if (!o.output.empty()) write_file(o.output, xml);
   if (!o.hostfile.empty()) write_file(o.hostfile, hosts);
   if (o.output.empty()) std::cout << xml;
@@ -54,14 +75,22 @@ void run(const Options& o) {
 
 void add_simgrid_platform_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
-  CLI::App* sub = app.add_subcommand("simgrid-platform", "Write a scatter platform as a SimGrid XML platform (SMPI)");
-  sub->add_option("platform", o->platform, "platform JSON file")->required();
+  CLI::App* sub = app.add_subcommand(
+      "simgrid-platform", "Write a scatter platform, or a diffusion study platform, as a SimGrid XML platform");
+  auto* file = sub->add_option("platform", o->platform, "platform JSON file");
+  auto* study = sub->add_option("--study", o->study, "the diffusion study's platform: cluster or grid (Grid'5000 subset)");
+  auto* nodes = sub->add_option("--nodes", o->nodes, "hosts of the study platform (grid: 1 to 1528)");
+  file->excludes(study);
+  study->needs(nodes);
+  nodes->needs(study);
   sub->add_option("-o,--output", o->output, "XML file to write (default: standard output)");
-  sub->add_option("--hostfile", o->hostfile, "also write an smpirun hostfile (processor k = rank k)");
+  sub->add_option("--hostfile", o->hostfile, "also write the host names, one a line (processor k = rank k; node k)");
   sub->add_option("--flops-per-item", o->exp.flops_per_item, "work of one item in flops")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber)
+      ->excludes(study);
   sub->add_option("--bytes-per-item", o->exp.bytes_per_item, "size of one item in bytes")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber)
+      ->excludes(study);
   sub->callback([o] { run(*o); });
 }
 

@@ -1,5 +1,5 @@
 // Loads the platform into the SimGrid engine: generated XML for "cluster" and "grid", any file
-// otherwise; returns the hosts in natural order of their names.
+// otherwise; returns the hosts in natural order of their names, refusing fewer hosts than nodes.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +11,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "hetlb/error.hpp"
+#include "hetlb/sim/grid5000.hpp"
 #include "hetlb/sim/platform.hpp"
 #include "platform_loading.hpp"
 
@@ -54,14 +55,18 @@ void load_platform_text(const simgrid::s4u::Engine& engine, const std::string& x
 
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
                                                int nodes) {
-  if (spec == "cluster")
-    load_text(engine, cluster_platform_xml(nodes));
-  else if (spec == "grid")
-    load_text(engine, grid_platform_xml(nodes, default_grid_sites(nodes)));
+  if (spec == "grid" && nodes > grid5000::total_hosts())  // the same line as for a file too small
+    throw Error(fmt::format("platform \"grid\": {} hosts for {} nodes; expected at least one host per node",
+                            grid5000::total_hosts(), nodes));
+  if (is_study_platform(spec))
+    load_text(engine, study_platform_xml(spec, nodes));
   else
     load_file(engine, spec);
   std::vector<simgrid::s4u::Host*> hosts = engine.get_all_hosts();
   if (hosts.empty()) throw Error(fmt::format("platform \"{}\": no hosts; expected at least one host", spec));
+  if (hosts.size() < static_cast<std::size_t>(nodes))
+    throw Error(fmt::format("platform \"{}\": {} hosts for {} nodes; expected at least one host per node", spec,
+                            hosts.size(), nodes));
   std::sort(hosts.begin(), hosts.end(),
             [](const auto* a, const auto* b) { return natural_less(a->get_name(), b->get_name()); });
   return hosts;

@@ -8,6 +8,8 @@
 namespace hetlb::sim::detail {
 
 // Loads "cluster", "grid" (generated for `nodes` hosts) or an XML file; hosts in natural name order.
+// Throws hetlb::Error (naming the platform, its host count and `nodes`) when it has fewer hosts than
+// `nodes`; `nodes` 0 accepts any platform.
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
                                                int nodes);
 

@@ -22,16 +22,15 @@ TEST(Platform, ClusterHasThePapersCharacteristics) {
   EXPECT_THROW(cluster_platform_xml(0), Error);
 }
 
-TEST(Platform, GridSplitsHostsOverSitesJoinedByFastLinks) {
-  const std::string xml = grid_platform_xml(10, 4);
-  EXPECT_EQ(count(xml, "<cluster "), 4u);
-  EXPECT_NE(xml.find("prefix=\"site-0-node-\" radical=\"0-2\""), std::string::npos);  // 3,3,2,2
-  EXPECT_NE(xml.find("prefix=\"site-3-node-\" radical=\"0-1\""), std::string::npos);
-  EXPECT_EQ(count(xml, "bandwidth=\"2.25GBps\" latency=\"500us\""), 4u);
-  EXPECT_EQ(count(xml, "<zoneRoute "), 6u);
-  EXPECT_EQ(default_grid_sites(2), 2);
-  EXPECT_EQ(default_grid_sites(1024), 4);
-  EXPECT_THROW(grid_platform_xml(2, 3), Error);
+TEST(Platform, StudyPlatformsByName) {
+  EXPECT_TRUE(is_study_platform("cluster"));
+  EXPECT_TRUE(is_study_platform("grid"));
+  EXPECT_FALSE(is_study_platform("g5k.xml"));
+  EXPECT_EQ(study_host_names("cluster", 3), (std::vector<std::string>{"node-0", "node-1", "node-2"}));
+  EXPECT_EQ(study_host_names("grid", 2), (std::vector<std::string>{"nancy-graphene-1", "orsay-gdx-1"}));
+  EXPECT_EQ(count(study_platform_xml("grid", 16), "<cluster "), 13u);  // docs/simulation.md's table
+  EXPECT_THROW(study_platform_xml("mesh", 4), Error);
+  EXPECT_THROW(study_host_names("cluster", 0), Error);
 }
 
 TEST(Platform, NaturalOrder) {
@@ -41,9 +40,10 @@ TEST(Platform, NaturalOrder) {
   EXPECT_FALSE(natural_less("x", "x"));
 }
 
-TEST(Platform, MappingIsRoundRobin) {
-  EXPECT_EQ(map_nodes_to_hosts(5, 2), (std::vector<int>{0, 1, 0, 1, 0}));
+TEST(Platform, MappingIsOneNodePerHost) {
   EXPECT_EQ(map_nodes_to_hosts(3, 8), (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(map_nodes_to_hosts(2, 2), (std::vector<int>{0, 1}));
+  EXPECT_THROW(map_nodes_to_hosts(5, 2), Error);
   EXPECT_THROW(map_nodes_to_hosts(3, 0), Error);
 }
 

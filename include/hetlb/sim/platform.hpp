@@ -10,18 +10,17 @@ namespace hetlb::sim {
 // with a private split-duplex link of 125 MB/s and 50 us to the cluster's router.
 std::string cluster_platform_xml(int hosts);
 
-// Multi-site grid: `sites` such clusters (hosts split as evenly as possible, first sites larger),
-// hosts "site-S-node-I", each site joined to the others through its own 2.25 GB/s, 500 us uplink.
-std::string grid_platform_xml(int hosts, int sites);
-
-// Sites used by `--platform grid`: 4, or fewer when there are fewer than 4 hosts.
-int default_grid_sites(int hosts);
+// The study's platforms by name: "cluster" (above) or "grid" (the Grid'5000 subset, grid5000.hpp).
+bool is_study_platform(const std::string& name);
+std::string study_platform_xml(const std::string& name, int hosts);
+// Their host names in node order (natural order): node i of a simulation runs on the i-th.
+std::vector<std::string> study_host_names(const std::string& name, int hosts);
 
 // Natural order: runs of digits compare as numbers ("node-2" < "node-10"), then plain text.
 bool natural_less(const std::string& a, const std::string& b);
 
-// Node i runs on sorted_hosts[i mod H], hosts sorted in natural order of their names: deterministic,
-// one node per host when there are enough hosts, round-robin otherwise.
+// Node i runs on sorted_hosts[i], hosts sorted in natural order of their names: one node per host;
+// throws hetlb::Error when there are fewer hosts than nodes.
 std::vector<int> map_nodes_to_hosts(int nodes, int hosts);
 
 }  // namespace hetlb::sim

@@ -1,0 +1,138 @@
+// The study's platforms through the command line: `hetlb simgrid-platform --study` writes what
+// `hetlb simulate diffusion --platform cluster|grid` simulates, and platforms that cannot hold the
+// nodes are refused in one line on stderr, a non-zero exit and no output file.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct CliRun {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string tmp(const std::string& name) { return std::string(HETLB_BINARY_DIR) + "/platform_cli_" + name; }
+
+bool exists(const std::string& path) { return static_cast<bool>(std::ifstream(path)); }
+
+CliRun hetlb(const std::string& args) {
+  const std::string err = tmp("stderr." + std::to_string(getpid()) + ".txt");  // ctest -j runs tests side by side
+  const std::string cmd = std::string(HETLB_BINARY_DIR) + "/bin/hetlb " + args + " 2>" + err;
+  CliRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  for (std::size_t got; (got = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, got);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.err = slurp(err);
+  std::remove(err.c_str());
+  return r;
+}
+
+void expect_refused(const std::string& args, const std::string& fragment) {
+  const CliRun r = hetlb(args);
+  EXPECT_NE(r.status, 0) << args;
+  EXPECT_EQ(r.out, "") << args;
+  EXPECT_EQ(r.err.rfind("hetlb: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(PlatformCli, ExportsTheGridSubsetAndItsNodeOrder) {
+  const std::string xml = tmp("grid64.xml"), hosts = tmp("grid64.hosts");
+  std::remove(xml.c_str());
+  std::remove(hosts.c_str());
+  const CliRun r = hetlb("simgrid-platform --study grid --nodes 64 -o " + xml + " --hostfile " + hosts);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const std::string text = slurp(xml);
+  EXPECT_EQ(count(text, "bandwidth=\"2.25GBps\" latency=\"500us\""), 9u);
+  EXPECT_EQ(count(text, "<zoneRoute src=\"orsay-site\" dst=\"backbone\""), 1u);
+  const std::string names = slurp(hosts);
+  EXPECT_EQ(std::count(names.begin(), names.end(), '\n'), 64);
+  EXPECT_EQ(names.rfind("bordeaux-bordeplage-1\nbordeaux-bordeplage-2\nbordeaux-bordereau-1\n", 0), 0u) << names;
+  const CliRun cluster = hetlb("simgrid-platform --study cluster --nodes 4");
+  ASSERT_EQ(cluster.status, 0) << cluster.err;
+  EXPECT_NE(cluster.out.find("radical=\"0-3\""), std::string::npos);
+}
+
+// Output through a link writes the file it names; a device (/dev/stdout) is written, not replaced.
+TEST(PlatformCli, WritesThroughLinksAndDevices) {
+  const std::string real = tmp("real.xml"), link = tmp("link.xml");
+  std::remove(link.c_str());
+  std::ofstream(real) << "old";
+  ASSERT_EQ(symlink(real.c_str(), link.c_str()), 0);
+  ASSERT_EQ(hetlb("simgrid-platform --study cluster --nodes 2 -o " + link).status, 0);
+  char target[4096] = {};
+  EXPECT_GT(readlink(link.c_str(), target, sizeof target - 1), 0);  // still a link
+  EXPECT_NE(slurp(real).find("radical=\"0-1\""), std::string::npos);
+  const CliRun r = hetlb("simgrid-platform --study grid --nodes 3 -o " + real + " --hostfile /dev/stdout");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "nancy-graphene-1\norsay-gdx-1\nrennes-paradent-1\n");
+}
+
+// Simulating on the exported file is simulating on --platform grid: same hosts, same metrics.
+TEST(PlatformCli, TheExportedGridIsTheSimulatedOne) {
+  const std::string xml = tmp("grid16.xml");
+  ASSERT_EQ(hetlb("simgrid-platform --study grid --nodes 16 -o " + xml).status, 0);
+  const std::string run = "simulate diffusion --nodes 16 --topology torus --initial random --seed 5 --load-per-node 100 "
+                          "--iterations 20 --format json --platform ";
+  const CliRun a = hetlb(run + "grid"), b = hetlb(run + xml);
+  ASSERT_EQ(a.status, 0) << a.err;
+  ASSERT_EQ(b.status, 0) << b.err;
+  auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  for (auto* j : {&ja, &jb}) {
+    j->erase("wall_seconds");
+    j->erase("events_per_wall_second");
+  }
+  ja.erase("platform");
+  jb.erase("platform");
+  EXPECT_EQ(ja, jb);
+  EXPECT_TRUE(ja["converged"].get<bool>());
+}
+
+TEST(PlatformCli, RefusesPlatformsThatCannotHoldTheNodes) {
+  const std::string small = tmp("two_hosts.xml"), trace = tmp("refused.csv");
+  ASSERT_EQ(hetlb("simgrid-platform --study cluster --nodes 2 -o " + small).status, 0);
+  std::remove(trace.c_str());
+  expect_refused("simulate diffusion --nodes 8 --topology ring --trace " + trace + " --platform " + small,
+                 "platform \"" + small + "\": 2 hosts for 8 nodes; expected at least one host per node");
+  EXPECT_FALSE(exists(trace));
+  expect_refused("simulate diffusion --nodes 2048 --topology ring --platform grid",
+                 "platform \"grid\": 1528 hosts for 2048 nodes; expected at least one host per node");
+  expect_refused("simulate diffusion --nodes 8 --platform mesh", "platform \"mesh\": no such file");
+  const std::string out = tmp("refused.xml");
+  std::remove(out.c_str());
+  expect_refused("simgrid-platform --study grid --nodes 1529 -o " + out, "1529 hosts; expected 1 to 1528");
+  expect_refused("simgrid-platform --study mesh --nodes 4 -o " + out, "--study mesh: unknown platform");
+  expect_refused("simgrid-platform --study grid --nodes 0 -o " + out, "--nodes 0");
+  expect_refused("simgrid-platform -o " + out, "no platform");
+  expect_refused("simgrid-platform --study grid -o " + out, "--nodes");
+  EXPECT_FALSE(exists(out));
+}
+
+}  // namespace
