@@ -46,6 +46,8 @@ struct Message {
 
 struct Channel {
   bool busy = false;
+  double last_sent = -1;
+  int last_sent_from = -1;
   std::deque<int> waiting;  // messages sent and not started (one_at_a_time)
 };
 
@@ -136,6 +138,10 @@ void Reference::send(int from, int peer, Message m) {
     return;
   }
   Channel& ch = m.data ? nodes_[m.to].data : nodes_[m.to].ctrl;
+  // Data sent to one node at the same date by two neighbours queues in an order of the engine's choice.
+  if (m.data && ch.last_sent_from != from && std::abs(now_ - ch.last_sent) < kTie) ++r_.event_ties;
+  ch.last_sent = now_;
+  ch.last_sent_from = from;
   if (ch.busy) {
     ch.waiting.push_back(id);
   } else {
