@@ -1,7 +1,7 @@
 // The diffusion model as a plain discrete-event simulation (test support, see reference_des.hpp).
-// Written from the model's description (docs/simulation.md, "Simulation model" and "What a node
-// knows"), not from the SimGrid activities: events are popped in date order (insertion order on
-// equal dates), and each node is a handful of numbers.
+// Written from the model's description (docs/simulation.md, "Simulation model"; the bookkeeping of
+// include/hetlb/diffusion/node_state.hpp's header comment), not from the SimGrid activities: events
+// are popped in date order (insertion order on equal dates), and each node is a handful of numbers.
 #include "reference_des.hpp"
 
 #include <algorithm>
@@ -9,6 +9,8 @@
 #include <deque>
 #include <limits>
 #include <queue>
+
+#include <fmt/format.h>
 
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/diffusion/strategy.hpp"
@@ -396,6 +398,10 @@ ReferenceResult Reference::run() {
   r_.max_convergence_date = r_.converged ? latest : nan;
   r_.avg_idle_time = idle / count;
   r_.data_transfer_amount = moved_ / total;
+  double final_total = 0;
+  for (double x : r_.final_loads) final_total += x;
+  if (!(std::abs(final_total - total) <= (c_.strategy.integer ? 0.0 : 1e-9 * total)))
+    throw Error(fmt::format("reference: final total load {:.17g} != initial {:.17g}", final_total, total));
   return r_;
 }
 
