@@ -50,4 +50,45 @@ class FrontierProbe {
   std::vector<Node> nodes_;
 };
 
+// Any send order, non-decreasing costs of every kind (linear, affine, tables on links and
+// processors): the exact Pareto frontier of (items placed m, root's sending date s) after each
+// processor, min s for each m, kept only where the rational relaxation of the remaining processors
+// (linear minorants, Theorems 1-2: they process at most (T - s) / D items by T) can still finish
+// the n items. Every state dropped provably cannot complete, so the probe is exact; the window of
+// surviving m is narrow (its width is the rational slack in items), whatever n. Gives up
+// (TooLarge) past `max_states` states in a layer or in total.
+class WindowProbe {
+ public:
+  WindowProbe(const Problem& pb, std::size_t max_layer_states, std::size_t max_total_states);
+  Probe operator()(double T, std::vector<Count>* items);
+  std::size_t last_states() const { return last_states_; }  // states kept by the last probe
+
+ private:
+  struct Piece {  // comm(x) = a + b x for integers x in [lo, hi], lo >= 1
+    Count lo, hi;
+    double a, b;
+  };
+  struct Layer {  // states m in [lo, lo + size): send date s (inf: none) and the previous m
+    Count lo = 0;
+    std::vector<double> s;
+    std::vector<Count> from;
+  };
+  struct Span {  // candidates m' in [start, end] of value key + b m', from state `from`
+    Count start, end;
+    double key;
+    Count from;
+    std::size_t piece;
+  };
+  bool expand(std::size_t i, double T, const Layer& prev, Layer& next);
+
+  const Problem& pb_;
+  std::size_t max_layer_, max_total_;
+  std::vector<std::vector<Piece>> pieces_;
+  std::vector<double> rate_;  // rate_[i]: items per second of processors i..p-1 (rational, minorants)
+  std::vector<Layer> layers_;
+  std::vector<Span> spans_;
+  std::vector<std::pair<double, std::size_t>> heap_;
+  std::size_t last_states_ = 0;
+};
+
 }  // namespace hetlb::scatter::detail
