@@ -125,8 +125,11 @@ Plan fallback(const Problem& pb, const std::string& why) {
 Plan heuristic_plan(const Problem& pb) {
   Plan best = solve_uniform(pb);
   for (bool minorants : {true, false}) {
-    Plan r = rounded(pb, minorants);
-    if (r.makespan < best.makespan) best.items = r.items, best.makespan = r.makespan;
+    try {
+      Plan r = rounded(pb, minorants);
+      if (r.makespan < best.makespan) best.items = r.items, best.makespan = r.makespan;
+    } catch (const Error&) {  // degenerate relaxation (free processors): the others remain
+    }
   }
   best.algorithm = "exact";
   best.method = "best of uniform and rounded rational relaxations";
