@@ -48,6 +48,12 @@ Plan rounded(const Problem& pb, bool minorants) {
   c.back() = 0.0;
   Plan plan;
   plan.items = round_shares(solve_rational_linear(c, w, pb.items).shares, pb.items);
+  Count sum = 0;
+  for (Count v : plan.items) {
+    if (v < 0) throw Error("rounding: negative share");
+    sum += v;
+  }
+  if (sum != pb.items) throw Error("rounding: shares do not sum to n");
   plan.makespan = makespan(pb, plan.items);
   return plan;
 }
