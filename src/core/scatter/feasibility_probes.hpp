@@ -1,6 +1,7 @@
 // Feasibility tests "is there a distribution finishing by T?" used by the exact planner's
 // bisection on the makespan (see exact.hpp). Internal to the scatter planners.
 #pragma once
+#include <cmath>
 #include <utility>
 #include <vector>
 
@@ -9,6 +10,25 @@
 namespace hetlb::scatter::detail {
 
 enum class Probe { Feasible, Infeasible, TooLarge };
+
+// max_items_within(comm, comp, start, T, limit) (the same exact test), with fewer evaluations for
+// affine costs: the closed form, then the two neighbouring checks.
+inline Count capacity(const CostFunction& comm, const CostFunction& comp, double start, double T, Count limit) {
+  if (!comm.is_affine() || !comp.is_affine() || start > T || limit <= 0) return max_items_within(comm, comp, start, T, limit);
+  const double slope = comm.per_item() + comp.per_item();
+  if (!(slope > 0)) return max_items_within(comm, comp, start, T, limit);
+  const double fixed = (comm.kind() == CostFunction::Kind::Affine ? comm.latency() : 0.0) +
+                       (comp.kind() == CostFunction::Kind::Affine ? comp.latency() : 0.0);
+  const double guess = std::floor((T - start - fixed) / slope);
+  Count x = guess < 0 ? 0 : guess >= static_cast<double>(limit) ? limit : static_cast<Count>(guess);
+  auto fits = [&](Count v) { return (start + comm(v)) + comp(v) <= T; };
+  bool ok = x == 0 || fits(x);
+  for (int step = 0; step < 4 && !ok; ++step) ok = --x == 0 || fits(x);
+  if (!ok) return max_items_within(comm, comp, start, T, limit);
+  bool more = x < limit && fits(x + 1);
+  for (int step = 0; step < 4 && more; ++step) more = ++x < limit && fits(x + 1);
+  return more ? max_items_within(comm, comp, start, T, limit) : x;
+}
 
 // Minimum over x in [lo, hi] of (start + comm(x)) + root(left - x), where comm is affine on [lo, hi]
 // and root piecewise linear (breakpoints: x values of its table, plus its latency jump at 0).

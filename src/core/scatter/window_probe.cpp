@@ -92,7 +92,7 @@ bool WindowProbe::expand(std::size_t i, double T, const Layer& prev, Layer& next
       lo = std::min(lo, m);
       hi = std::max(hi, m);
     }
-    const Count cap = max_items_within(comm, comp, s, T, n - m);
+    const Count cap = capacity(comm, comp, s, T, n - m);
     for (std::size_t g = 0; g < pieces; ++g) {
       const Piece& pc = pieces_[i][g];
       if (pc.lo > cap) break;
