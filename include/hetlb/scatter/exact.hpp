@@ -35,8 +35,8 @@
 namespace hetlb::scatter {
 
 inline constexpr std::size_t kExactFrontierMaxStates = 1 << 16;  // affine links in bandwidth order
-inline constexpr std::size_t kExactWindowLayerStates = 1 << 20;  // any order: states in one layer
-inline constexpr std::size_t kExactWindowTotalStates = 1 << 23;  // any order: states over all layers
+inline constexpr std::size_t kExactWindowLayerStates = 1 << 17;  // any order: states in one layer
+inline constexpr std::size_t kExactWindowTotalStates = 1 << 21;  // any order: states over all layers
 
 struct ExactOptions {
   bool dp_fallback = false;  // run Algorithm 2 / Algorithm 1 where no exact method is proven
