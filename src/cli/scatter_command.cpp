@@ -139,7 +139,17 @@ void run(const ScatterOptions& o) {
   if (!req.order_list.empty()) {  // checked before planning, naming the value
     const std::size_t root = o.root.empty() || o.root == "auto" ? platform.root : platform.index_of(o.root);
     if (o.root == "auto") throw Error(fmt::format("--order {}: a list of names needs --root NAME, not auto", o.order));
-    scatter::explicit_order(platform, root, req.order_list);
+    bool known = false;
+    for (const auto& proc : platform.processors) known = known || proc.name == o.order;
+    if (o.order.find(',') == std::string::npos && !known)
+      throw Error(fmt::format("--order {}: expected given, bandwidth, reverse-bandwidth, best, or the non-root "
+                              "processors by name (a,b,c)",
+                              o.order));
+    try {
+      scatter::explicit_order(platform, root, req.order_list);
+    } catch (const Error& e) {
+      throw Error(std::string("--") + e.what());
+    }
   }
   scatter::PerturbationRequest pr;
   if (robustness) {
