@@ -11,6 +11,9 @@
 #include "hetlb/scatter/guaranteed_heuristic.hpp"
 #include "hetlb/scatter/rational.hpp"
 #include "hetlb/scatter/send_order.hpp"
+#include "hetlb/scatter/solve.hpp"
+
+#include <random>
 
 using namespace hetlb;
 using namespace hetlb::scatter;
@@ -23,7 +26,7 @@ Problem grid1999(OrderPolicy order = OrderPolicy::Bandwidth) {
 }
 
 // p processors with costs drawn from a fixed linear congruential sequence (deterministic).
-Problem synthetic(std::size_t p, Count items, bool affine, double latency = 1e-6) {
+Problem synthetic(std::size_t p, Count items, bool affine, double latency = 1e-6, bool random_order = false) {
   Problem pb;
   pb.items = items;
   std::uint64_t s = 12345;
@@ -34,6 +37,7 @@ Problem synthetic(std::size_t p, Count items, bool affine, double latency = 1e-6
   std::vector<double> c(p);
   for (auto& v : c) v = 1e-6 * (0.5 + next());
   std::sort(c.begin(), c.end());  // decreasing bandwidth
+  if (random_order) std::shuffle(c.begin(), c.end(), std::mt19937_64(7));
   for (std::size_t i = 0; i < p; ++i) {
     pb.names.push_back(fmt::format("p{}", i));
     pb.platform_index.push_back(i);
@@ -70,6 +74,44 @@ void BM_Grid1999Latency_Exact(benchmark::State& st) {
 }
 BENCHMARK(BM_Grid1999Latency_Exact)->Unit(benchmark::kMillisecond);
 
+// The paper's second order (increasing bandwidth): Algorithm 2 against the windowed frontier.
+void BM_Grid1999Reverse_Dp(benchmark::State& st) {
+  const Problem pb = grid1999(OrderPolicy::ReverseBandwidth);
+  for (auto _ : st) benchmark::DoNotOptimize(solve_dp(pb));
+  st.counters["makespan"] = solve_dp(pb).makespan;
+}
+BENCHMARK(BM_Grid1999Reverse_Dp)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+void BM_Grid1999Reverse_Exact(benchmark::State& st) {
+  const Problem pb = grid1999(OrderPolicy::ReverseBandwidth);
+  for (auto _ : st) benchmark::DoNotOptimize(solve_exact(pb));
+  st.counters["makespan"] = solve_exact(pb).makespan;
+}
+BENCHMARK(BM_Grid1999Reverse_Exact)->Unit(benchmark::kMillisecond);
+
+// What `hetlb compare examples/grid1999.json` computes by default: 4 algorithms x the paper's 2 orders.
+void BM_Grid1999_CompareDefault(benchmark::State& st) {
+  const Platform pf = io::load_platform_file(std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json");
+  for (auto _ : st)
+    for (OrderPolicy o : {OrderPolicy::Bandwidth, OrderPolicy::ReverseBandwidth})
+      for (Algorithm a : {Algorithm::Uniform, Algorithm::Exact, Algorithm::Lp, Algorithm::ClosedForm}) {
+        Request r;
+        r.algorithm = a;
+        r.order = o;
+        benchmark::DoNotOptimize(plan_scatter(pf, r));
+      }
+}
+BENCHMARK(BM_Grid1999_CompareDefault)->Unit(benchmark::kMillisecond);
+
+// p processors in a random send order, n = 10^8: exact by the windowed frontier.
+void BM_RandomOrder_Exact(benchmark::State& st) {
+  const Problem pb = synthetic(static_cast<std::size_t>(st.range(0)), 100'000'000, st.range(1) != 0, 1e-6, true);
+  for (auto _ : st) benchmark::DoNotOptimize(solve_exact(pb));
+  const Plan plan = solve_exact(pb);
+  st.counters["optimal"] = plan.optimal;
+}
+BENCHMARK(BM_RandomOrder_Exact)->Args({1000, 0})->Args({1000, 1})->Unit(benchmark::kMillisecond);
+
 void BM_Grid1999_Lp(benchmark::State& st) {
   const Problem pb = grid1999();
   for (auto _ : st) benchmark::DoNotOptimize(solve_lp(pb));
@@ -98,4 +140,5 @@ BENCHMARK(BM_Lp_Affine_GlpkExact)->Arg(1000)->Unit(benchmark::kMillisecond);
 }  // namespace
 
 HETLB_RATIO("BM_Grid1999_Dp/iterations:1", "BM_Grid1999_Exact");
+HETLB_RATIO("BM_Grid1999Reverse_Dp/iterations:1", "BM_Grid1999Reverse_Exact");
 HETLB_RATIO("BM_Lp_Affine_GlpkExact/1000", "BM_Scale_Lp_Affine/1000");

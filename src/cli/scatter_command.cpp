@@ -1,4 +1,7 @@
-// hetlb scatter PLATFORM.json: one plan, as a table, JSON or CSV, and optionally a Gantt chart.
+// hetlb scatter PLATFORM.json: one plan, as a table, JSON or CSV, and optionally a Gantt chart;
+// with --perturb / --factor, how the plan holds when the real costs differ from the model.
+#include <cmath>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -10,8 +13,10 @@
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/scatter_gantt.hpp"
+#include "hetlb/scatter/perturbation.hpp"
 #include "hetlb/scatter/solve.hpp"
 #include "scatter_output.hpp"
+#include "scatter_perturbation_output.hpp"
 
 namespace hetlb::cli {
 
@@ -24,24 +29,156 @@ struct ScatterOptions {
   std::string root;
   std::string format = "table";
   std::string gantt;
+  bool dp_fallback = false;
+  long long order_evaluations = 2000;
+  // Robustness (--perturb / --factor / --factors).
+  double perturb = -1;  // < 0: not asked
+  bool perturb_given = false;
+  long long samples = 100;
+  bool samples_given = false;
+  unsigned long long seed = 1;
+  std::vector<std::string> factors;
+  std::string factors_file;
+  std::string figure;
 };
+
+double parse_factor(const std::string& where, const std::string& text) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !(v > 0) || !std::isfinite(v))
+    throw Error(fmt::format("{}: factor '{}': expected a positive number", where, text));
+  return v;
+}
+
+// NAME=F scales NAME's computation cost (a load peak), NAME:comm=F its link.
+void apply_factor_option(const Platform& pf, const std::string& opt, std::vector<scatter::CostFactors>& f) {
+  const std::size_t eq = opt.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw Error(fmt::format("--factor '{}': expected NAME=FACTOR or NAME:comm=FACTOR", opt));
+  std::string name = opt.substr(0, eq);
+  bool comm = false;
+  if (name.size() > 5 && name.ends_with(":comm")) {
+    comm = true;
+    name.resize(name.size() - 5);
+  } else if (name.size() > 8 && name.ends_with(":compute")) {
+    name.resize(name.size() - 8);
+  }
+  std::size_t idx = 0;
+  try {
+    idx = pf.index_of(name);
+  } catch (const Error& e) {
+    throw Error(fmt::format("--factor '{}': {}", opt, e.what()));
+  }
+  const double v = parse_factor("--factor", opt.substr(eq + 1));
+  (comm ? f[idx].comm : f[idx].compute) = v;
+}
+
+// {"NAME": F} (computation) or {"NAME": {"compute": F, "comm": G}}.
+void apply_factors_file(const Platform& pf, const std::string& path, std::vector<scatter::CostFactors>& f) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("{}: cannot open the factors file", path));
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    throw Error(fmt::format("{}: malformed JSON (expected {{\"NAME\": FACTOR or {{\"compute\": F, \"comm\": G}}}})", path));
+  }
+  if (!j.is_object()) throw Error(fmt::format("{}: expected an object of processor names", path));
+  for (const auto& [name, value] : j.items()) {
+    std::size_t idx = 0;
+    try {
+      idx = pf.index_of(name);
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}: {}", path, e.what()));
+    }
+    auto number = [&](const nlohmann::json& v, const std::string& field) {
+      if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
+        throw Error(fmt::format("{}: {}{}: expected a positive number", path, name, field));
+      return v.get<double>();
+    };
+    if (value.is_object()) {
+      for (const auto& [key, v] : value.items()) {
+        if (key == "compute") f[idx].compute = number(v, ".compute");
+        else if (key == "comm") f[idx].comm = number(v, ".comm");
+        else throw Error(fmt::format("{}: {}.{}: expected compute or comm", path, name, key));
+      }
+    } else {
+      f[idx].compute = number(value, "");
+    }
+  }
+}
 
 void run(const ScatterOptions& o) {
   scatter::Request req;
   req.algorithm = scatter::parse_algorithm(o.algorithm);
-  req.order = scatter::parse_order_policy(o.order);
+  if (scatter::is_order_policy(o.order)) req.order = scatter::parse_order_policy(o.order);
+  else req.order_list = o.order;
   req.root = o.root;
   req.items = o.items;
-  if (!o.gantt.empty()) plot::terminal_for(o.gantt);  // refuse a bad figure name before working
+  req.exact.dp_fallback = o.dp_fallback;
+  req.search.max_evaluations = static_cast<std::size_t>(o.order_evaluations);
+  req.search.exact = req.exact;
+  const bool robustness = o.perturb_given || !o.factors.empty() || !o.factors_file.empty();
+  // Refuse bad values before any work, and leave no output behind.
+  if (o.perturb_given && !(o.perturb >= 0 && o.perturb < 100))
+    throw Error(fmt::format("--perturb {}: expected a percentage in [0, 100)", o.perturb));
+  if (o.samples_given && o.samples <= 0)
+    throw Error(fmt::format("--samples {}: expected a positive number of samples", o.samples));
+  if (!o.figure.empty() && !robustness)
+    throw Error(fmt::format("--figure {}: the robustness figure needs --perturb, --factor or --factors", o.figure));
+  if (!o.gantt.empty()) plot::terminal_for(o.gantt);
+  if (!o.figure.empty()) plot::terminal_for(o.figure);
   const Platform platform = io::load_platform_file(o.platform);
   if (req.items == 0 && platform.items <= 0)
     throw Error(fmt::format("{}: no items: give \"items\" in the file or --items N", o.platform));
+  if (!req.order_list.empty()) {  // checked before planning, naming the value
+    const std::size_t root = o.root.empty() || o.root == "auto" ? platform.root : platform.index_of(o.root);
+    if (o.root == "auto") throw Error(fmt::format("--order {}: a list of names needs --root NAME, not auto", o.order));
+    bool known = false;
+    for (const auto& proc : platform.processors) known = known || proc.name == o.order;
+    if (o.order.find(',') == std::string::npos && !known)
+      throw Error(fmt::format("--order {}: expected given, bandwidth, reverse-bandwidth, best, or the non-root "
+                              "processors by name (a,b,c)",
+                              o.order));
+    try {
+      scatter::explicit_order(platform, root, req.order_list);
+    } catch (const Error& e) {
+      throw Error(std::string("--") + e.what());
+    }
+  }
+  scatter::PerturbationRequest pr;
+  if (robustness) {
+    pr.percent = o.perturb_given ? o.perturb : 0.0;
+    pr.samples = static_cast<int>(o.perturb_given || o.samples_given ? o.samples : 1);
+    pr.seed = o.seed;
+    pr.fixed.assign(platform.processors.size(), {});
+    if (!o.factors_file.empty()) apply_factors_file(platform, o.factors_file, pr.fixed);
+    for (const std::string& f : o.factors) apply_factor_option(platform, f, pr.fixed);
+  }
   const scatter::Result result = scatter::plan_scatter(platform, req);
+  const std::string name = platform.name.empty() ? o.platform : platform.name;
+  if (robustness) {
+    const scatter::PerturbationReport report = scatter::perturb_plan(platform, req, result, pr);
+    const PerturbationView view{platform, result, pr, report};
+    if (!o.gantt.empty())
+      plot::render_scatter_gantt(result, o.gantt, fmt::format("{}: {} ({} order), makespan {:.2f} s", name,
+                                                              o.algorithm, o.order, result.schedule.makespan));
+    if (!o.figure.empty())
+      render_perturbation_figure(view, o.figure,
+                                 fmt::format("{}: {} plan ({} order) on perturbed costs, {} samples", name, o.algorithm,
+                                             req.order_list.empty() ? o.order : "given list", pr.samples));
+    print_perturbation(std::cout, view, o.format);
+    return;
+  }
   if (!o.gantt.empty())
     plot::render_scatter_gantt(result, o.gantt,
-                               fmt::format("{}: {} ({} order), makespan {:.2f} s",
-                                           platform.name.empty() ? o.platform : platform.name, o.algorithm,
-                                           o.order, result.schedule.makespan));
+                               fmt::format("{}: {} ({} order), makespan {:.2f} s", name, o.algorithm,
+                                           req.order_list.empty() ? o.order : "given list", result.schedule.makespan));
   print_scatter(std::cout, platform, result, o.format);
 }
 }  // namespace
@@ -54,11 +191,25 @@ void add_scatter_command(CLI::App& app) {
       ->check(CLI::Range(1LL, 1LL << 62));
   sub->add_option("--algorithm", o->algorithm, "uniform, dp-basic, dp, exact, lp, closed-form")
       ->check(CLI::IsMember({"uniform", "dp-basic", "dp", "exact", "lp", "closed-form"}));
-  sub->add_option("--order", o->order, "given, bandwidth, reverse-bandwidth, best")
-      ->check(CLI::IsMember({"given", "bandwidth", "reverse-bandwidth", "best"}));
+  sub->add_option("--order", o->order,
+                  "given, bandwidth, reverse-bandwidth, best, or the non-root processors by name: a,b,c");
+  sub->add_option("--order-evaluations", o->order_evaluations, "--order best: exact evaluations at most (default 2000)")
+      ->check(CLI::Range(1LL, 1LL << 40));
+  sub->add_flag("--dp-fallback", o->dp_fallback,
+                "exact: run Algorithm 2 (or 1) where no exact method is proven instead of the best plan found");
   sub->add_option("--root", o->root, "root processor name, or auto (Section 3.4)");
   sub->add_option("--format", o->format, "table, json or csv")->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--gantt", o->gantt, "write a Gantt chart (FILE.png or FILE.svg)");
+  sub->add_option_function<double>(
+      "--perturb", [o](double v) { o->perturb = v, o->perturb_given = true; },
+      "each processor's costs off by up to PCT% (uniform): the plan's makespan distribution and re-planning's");
+  sub->add_option_function<long long>(
+      "--samples", [o](long long v) { o->samples = v, o->samples_given = true; }, "--perturb: samples (default 100)");
+  sub->add_option("--seed", o->seed, "--perturb: random seed (default 1)");
+  sub->add_option("--factor", o->factors, "real cost factor: NAME=F (computation, e.g. a load peak) or NAME:comm=F")
+      ->allow_extra_args(false);
+  sub->add_option("--factors", o->factors_file, "JSON file of factors: {\"NAME\": F or {\"compute\": F, \"comm\": G}}");
+  sub->add_option("--figure", o->figure, "with --perturb/--factor: distribution figure (FILE.png or FILE.svg)");
   sub->callback([o] { run(*o); });
 }
 

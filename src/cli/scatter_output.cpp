@@ -33,6 +33,15 @@ nlohmann::json scatter_json(const scatter::Result& r) {
     j["transfer"] = r.transfer;
     j["total_time"] = r.transfer + r.schedule.makespan;
   }
+  if (r.order_search) {
+    const auto& o = *r.order_search;
+    j["order_search"] = {{"makespan", o.makespan},
+                         {"bandwidth_makespan", o.bandwidth_makespan},
+                         {"lower_bound", o.lower_bound},
+                         {"proven", o.proven},
+                         {"evaluations", o.evaluations},
+                         {"method", o.method}};
+  }
   if (!r.root_candidates.empty()) {
     json c = json::array();
     for (const auto& rc : r.root_candidates)
@@ -73,6 +82,12 @@ void print_scatter(std::ostream& out, const Platform& platform, const scatter::R
                        *r.plan.rational_optimum + r.plan.guarantee.value_or(0.0));
   out << fmt::format("finish       first {:.3f} s, last {:.3f} s (imbalance {:.3f} s)\n", r.schedule.first_finish,
                      r.schedule.last_finish, r.schedule.last_finish - r.schedule.first_finish);
+  if (r.order_search) {
+    const auto& o = *r.order_search;
+    out << fmt::format("\nbest order   {:.6f} s{}, bandwidth order {:.6f} s, lower bound over every order {:.6f} s\n",
+                       o.makespan, o.proven ? " (proven best)" : "", o.bandwidth_makespan, o.lower_bound);
+    out << fmt::format("order search {}\n", o.method);
+  }
   if (!r.root_candidates.empty()) {
     out << "\nroot choice (Section 3.4):\n";
     for (const auto& c : r.root_candidates)

@@ -66,7 +66,8 @@ TEST_F(ScatterCli, TableCsvAndCompare) {
   r = run_hetlb("compare '" + example + "' --items 2000 --orders bandwidth reverse-bandwidth given --format json", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j.size(), 18u);  // 6 algorithms x 3 orders
+  EXPECT_EQ(j.size(), 12u);  // 4 algorithms (dp rows are opt-in) x 3 orders
+  for (const auto& row : j) EXPECT_TRUE(row["ok"].get<bool>()) << row.dump();
   for (const auto& row : j)
     if (row["ok"].get<bool>()) {
       EXPECT_GE(row["gap_percent"].get<double>(), -1e-9);
@@ -109,12 +110,74 @@ TEST_F(ScatterCli, BadInputIsOneClearLine) {
   expect_refusal("scatter '" + example + "' --items many", "--items");
   expect_refusal("scatter '" + example + "' --root nobody", "unknown processor 'nobody'");
   expect_refusal("scatter '" + example + "' --algorithm dp-basic", "dp-basic");
-  expect_refusal("scatter '" + example + "' --order best", "order best");
   expect_refusal("scatter affine.json --algorithm closed-form", "closed-form: needs linear costs");
   expect_refusal("scatter '" + example + "' --gantt chart.pdf", "expected a .png or .svg");
   expect_refusal("scatter '" + example + "' --gantt nodir/chart.png", "folder does not exist");
   expect_refusal("compare missing.json", "missing.json: cannot open");
   expect_refusal("frobnicate", "frobnicate");
+}
+
+TEST_F(ScatterCli, ExplicitOrderAndBestOrder) {
+  CommandResult r = run_hetlb("scatter '" + example +
+                                  "' --format json --order leda-1,leda-2,leda-3,leda-4,leda-5,leda-6,leda-7,leda-8,"
+                                  "merlin-1,merlin-2,seven-1,seven-2,sekhmet,pellinore,caseb",
+                              dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["order"][0], "leda-1");
+  EXPECT_EQ(j["order"].back(), "dinadan");
+  EXPECT_TRUE(j["optimal"].get<bool>()) << j["method"];
+  r = run_hetlb("scatter '" + example + "' --format json --order best --items 20000 --order-evaluations 60", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("order_search"));
+  EXPECT_LE(j["makespan"].get<double>(), j["order_search"]["bandwidth_makespan"].get<double>());
+  EXPECT_LE(j["order_search"]["lower_bound"].get<double>(), j["makespan"].get<double>());
+}
+
+TEST_F(ScatterCli, PerturbationReport) {
+  CommandResult r = run_hetlb("scatter '" + example + "' --perturb 10 --samples 5 --seed 3 --format json", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out)["perturbation"];
+  EXPECT_EQ(j["per_sample"].size(), 5u);
+  for (const auto& s : j["per_sample"]) EXPECT_LE(s["replanned"].get<double>(), s["plan"].get<double>() + 1e-9);
+  const CommandResult again = run_hetlb("scatter '" + example + "' --perturb 10 --samples 5 --seed 3 --format json", dir);
+  EXPECT_EQ(nlohmann::json::parse(again.out)["perturbation"], j) << "same seed, same samples";
+  // A load peak on sekhmet: the balanced plan suffers, re-planning knows better.
+  r = run_hetlb("scatter '" + example + "' --factor sekhmet=2 --format json", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto peak = nlohmann::json::parse(r.out)["perturbation"];
+  EXPECT_GT(peak["plan_makespan"]["max"].get<double>(), peak["replanned_makespan"]["max"].get<double>() + 100);
+  r = run_hetlb("scatter '" + example + "' --perturb 5 --samples 3 --format csv", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("sample,plan_makespan,replanned_makespan,regret\n", 0), 0u);
+  if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {
+    r = run_hetlb("scatter '" + example + "' --perturb 5 --samples 4 --figure robust.svg", dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(fs::exists(dir / "robust.svg"));
+  }
+}
+
+TEST_F(ScatterCli, BadOrdersAndPerturbations) {
+  write("factors.json", R"({"nobody": 2})");
+  const std::string rest = "merlin-1,merlin-2,seven-1,seven-2,leda-1,leda-2,leda-3,leda-4,leda-5,leda-6,leda-7,leda-8";
+  expect_refusal("scatter '" + example + "' --order caseb,sekhmet,nobody,pellinore," + rest, "unknown processor 'nobody'");
+  expect_refusal("scatter '" + example + "' --order caseb,caseb,sekhmet,pellinore," + rest, "'caseb' appears twice");
+  expect_refusal("scatter '" + example + "' --order caseb,dinadan,sekhmet,pellinore," + rest, "'dinadan' is the root");
+  expect_refusal("scatter '" + example + "' --order caseb,sekhmet," + rest, "'pellinore' is missing");
+  expect_refusal("scatter '" + example + "' --perturb 100 --figure f.svg", "--perturb 100: expected a percentage in [0, 100)");
+  expect_refusal("scatter '" + example + "' --perturb -1 --figure f.svg", "--perturb");
+  expect_refusal("scatter '" + example + "' --perturb 150", "--perturb 150");
+  expect_refusal("scatter '" + example + "' --perturb abc", "--perturb");
+  expect_refusal("scatter '" + example + "' --perturb 10 --samples 0 --figure f.svg", "--samples 0: expected a positive");
+  expect_refusal("scatter '" + example + "' --perturb 10 --samples -3", "--samples");
+  expect_refusal("scatter '" + example + "' --factor nobody=2 --figure f.svg", "unknown processor 'nobody'");
+  expect_refusal("scatter '" + example + "' --factor sekhmet=0", "factor '0': expected a positive number");
+  expect_refusal("scatter '" + example + "' --factor sekhmet", "expected NAME=FACTOR");
+  expect_refusal("scatter '" + example + "' --factors factors.json", "factors.json: unknown processor 'nobody'");
+  expect_refusal("scatter '" + example + "' --factors none.json", "none.json: cannot open");
+  expect_refusal("scatter '" + example + "' --perturb 10 --figure f.pdf", "expected a .png or .svg");
+  expect_refusal("scatter '" + example + "' --figure f.svg", "--figure f.svg: the robustness figure needs");
 }
 
 }  // namespace hetlb::testing

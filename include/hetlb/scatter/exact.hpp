@@ -15,9 +15,16 @@
 // used; since a latency may not pay for a slow processor, the sets are explored as a Pareto
 // frontier of (root's sending date, items placed), pruned by dominance, per probe.
 //
-// Elsewhere (tables on links, an order not sorted by bandwidth, or a frontier larger than
-// kExactFrontierMaxStates) the result comes from Algorithm 2 (dp), or Algorithm 1 (dp-basic) for
-// decreasing costs, and Plan::method says so.
+// Any other order, and tables on links (non-decreasing costs): bisection on T with an exact
+// feasibility test over the processors in send order, the Pareto frontier of (items placed,
+// sending date) kept in the window where the rational relaxation of the remaining processors can
+// still finish (detail::WindowProbe); its size is the rational slack in items, not n.
+//
+// When a frontier exceeds the state budget, or a cost function decreases (no exact method but
+// Algorithm 1), the result is the best plan found with a proven lower bound (the largest makespan
+// proven infeasible, or the rational relaxation on linear minorants), optimal = false, and `method`
+// gives the gap; with ExactOptions::dp_fallback, Algorithm 2 (dp) or Algorithm 1 (dp-basic, for
+// decreasing costs) is run instead, as the paper does.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -27,11 +34,28 @@
 
 namespace hetlb::scatter {
 
-inline constexpr std::size_t kExactFrontierMaxStates = 1 << 16;
+inline constexpr std::size_t kExactFrontierMaxStates = 1 << 16;  // affine links in bandwidth order
+inline constexpr std::size_t kExactWindowLayerStates = 1 << 17;  // any order: states in one layer
+inline constexpr std::size_t kExactWindowTotalStates = 1 << 21;  // any order: states over all layers
 
-Plan solve_exact(const Problem& problem);
+struct ExactOptions {
+  bool dp_fallback = false;  // run Algorithm 2 / Algorithm 1 where no exact method is proven
+  std::size_t window_layer_states = kExactWindowLayerStates;
+  std::size_t window_total_states = kExactWindowTotalStates;
+};
 
-// Whether the fast path applies (and why not, when it does not).
+Plan solve_exact(const Problem& problem, const ExactOptions& options = {});
+
+// Which proof `exact` uses on this problem: "greedy" (linear links in bandwidth order), "frontier"
+// (affine links in bandwidth order), "window" (any order, non-decreasing costs) or "none" (a cost
+// decreases), with the reason when it is not one of the bandwidth-order fast paths.
+std::string exact_proof(const Problem& problem, std::string* reason = nullptr);
+
+// Whether one of the bandwidth-order fast paths applies (and why not, when it does not).
 bool exact_fast_path_applies(const Problem& problem, std::string* reason = nullptr);
+
+// A cheap upper bound: the best of the uniform distribution and the rounded rational solutions on
+// the costs' linear minorants and asymptotic slopes (Section 3.3's rounding), evaluated exactly.
+Plan heuristic_plan(const Problem& problem);
 
 }  // namespace hetlb::scatter

@@ -17,4 +17,12 @@ std::string to_string(OrderPolicy policy);
 // communication cost, then by the cost of one item, ties kept in file order. Not for Best.
 std::vector<std::size_t> send_order(const Platform& platform, std::size_t root, OrderPolicy policy);
 
+// Whether `text` names a policy (given, bandwidth, reverse-bandwidth, best) rather than a list.
+bool is_order_policy(const std::string& text);
+
+// An explicit send order: the non-root processors by name, comma-separated ("caseb,sekhmet,..."),
+// each exactly once; the root is appended. Throws hetlb::Error naming an unknown or repeated name,
+// the root inside the list, or a processor left out.
+std::vector<std::size_t> explicit_order(const Platform& platform, std::size_t root, const std::string& list);
+
 }  // namespace hetlb::scatter

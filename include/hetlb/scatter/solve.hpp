@@ -4,7 +4,11 @@
 #include <vector>
 
 #include "hetlb/model/platform.hpp"
+#include <optional>
+
 #include "hetlb/scatter/evaluate.hpp"
+#include "hetlb/scatter/exact.hpp"
+#include "hetlb/scatter/order_search.hpp"
 #include "hetlb/scatter/plan.hpp"
 #include "hetlb/scatter/problem.hpp"
 #include "hetlb/scatter/send_order.hpp"
@@ -17,16 +21,16 @@ Algorithm parse_algorithm(const std::string& name);  // throws hetlb::Error nami
 std::string to_string(Algorithm algorithm);
 const std::vector<Algorithm>& all_algorithms();
 
-Plan run_algorithm(Algorithm algorithm, const Problem& problem);
-
-// `best` tries every order of the non-root processors with `exact`; refused above this size.
-inline constexpr std::size_t kBestOrderMaxProcessors = 9;
+Plan run_algorithm(Algorithm algorithm, const Problem& problem, const ExactOptions& exact = {});
 
 struct Request {
   Algorithm algorithm = Algorithm::Exact;
-  OrderPolicy order = OrderPolicy::Bandwidth;
-  std::string root;  // empty: the platform's root; "auto": Section 3.4's choice
-  Count items = 0;   // 0: the platform's default
+  OrderPolicy order = OrderPolicy::Bandwidth;  // `best`: search_order (order_search.hpp)
+  std::string order_list;  // non-empty: an explicit order, "name,name,..." (overrides `order`)
+  std::string root;        // empty: the platform's root; "auto": Section 3.4's choice
+  Count items = 0;         // 0: the platform's default
+  ExactOptions exact;      // e.g. dp_fallback
+  OrderSearchOptions search;
 };
 
 struct RootCandidate {
@@ -43,6 +47,7 @@ struct Result {
   std::string root;
   double transfer = 0;  // added to the makespan when the root is not the data's holder
   std::vector<RootCandidate> root_candidates;  // filled by --root auto
+  std::optional<OrderSearch> order_search;     // filled by the best order
   double solve_seconds = 0;
 };
 

@@ -18,7 +18,9 @@ void check_all(const Problem& pb) {
   RC_ASSERT(same_time(basic.makespan, opt));
   RC_ASSERT(same_time(makespan(pb, basic.items), basic.makespan));
   if (pb.all_non_decreasing()) RC_ASSERT(same_time(solve_dp(pb).makespan, opt));
-  const Plan ex = solve_exact(pb);
+  ExactOptions options;
+  options.dp_fallback = !pb.all_non_decreasing();  // decreasing costs: Algorithm 1 on request only
+  const Plan ex = solve_exact(pb, options);
   RC_ASSERT(same_time(ex.makespan, opt));
   RC_ASSERT(ex.optimal);
   Count sum = 0;
@@ -47,6 +49,17 @@ RC_GTEST_PROP(BruteForce, Table, ()) { check_all(*gen_problem(CostKind::Table, 4
 RC_GTEST_PROP(BruteForce, TableComputeSortedLinks, ()) { check_all(*gen_problem(CostKind::Table, 4, 12, true)); }
 RC_GTEST_PROP(BruteForce, NonMonotoneCostsDpBasic, ()) {
   check_all(*gen_problem(CostKind::NonMonotone, 4, 10, false));
+}
+// Without --dp-fallback, decreasing costs get the best plan found and a proven lower bound.
+RC_GTEST_PROP(BruteForce, NonMonotoneCostsBoundedWithoutFallback, ()) {
+  const Problem pb = *gen_problem(CostKind::NonMonotone, 4, 10, false);
+  const double opt = brute_force(pb);
+  const Plan ex = solve_exact(pb);
+  RC_ASSERT(ex.lower_bound <= opt + 1e-9);
+  RC_ASSERT(ex.makespan >= opt - 1e-9);
+  RC_ASSERT(same_time(makespan(pb, ex.items), ex.makespan));
+  RC_ASSERT(ex.optimal == (ex.makespan <= ex.lower_bound));
+  if (!ex.optimal) RC_ASSERT(ex.method.find("not proven") != std::string::npos);
 }
 
 // The fast path of `exact` is exercised where it claims to apply.

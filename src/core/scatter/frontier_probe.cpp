@@ -41,7 +41,7 @@ Probe FrontierProbe::operator()(double T, std::vector<Count>* items) {
       const Node st = nodes_[static_cast<std::size_t>(s)];
       const Count left = n - st.placed;
       if (left == 0) continue;
-      const Count cap = max_items_within(pb_.comm[i], pb_.compute[i], st.sent, T, left);
+      const Count cap = capacity(pb_.comm[i], pb_.compute[i], st.sent, T, left);
       if (cap < 1) continue;
       // Processor i is the last one used, with x in [1, cap] items.
       const auto [v, x] = best_split(st.sent, pb_.comm[i], 1, cap, root, left);

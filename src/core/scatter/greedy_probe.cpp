@@ -43,7 +43,7 @@ Probe GreedyProbe::operator()(double T, std::vector<Count>* items) {
   sent_.assign(1, 0.0);
   // Greedy capacities of the non-root processors, front first, until n items are placed.
   for (std::size_t i = 0; i + 1 < p && cum_.back() < n; ++i) {
-    const Count cap = max_items_within(pb_.comm[i], pb_.compute[i], sent_.back(), T, n - cum_.back());
+    const Count cap = capacity(pb_.comm[i], pb_.compute[i], sent_.back(), T, n - cum_.back());
     if (cap < 0) break;
     cum_.push_back(cum_.back() + cap);
     sent_.push_back(sent_.back() + pb_.comm[i](cap));
@@ -52,7 +52,7 @@ Probe GreedyProbe::operator()(double T, std::vector<Count>* items) {
   double best = std::numeric_limits<double>::infinity();
   std::size_t best_seg = 0;
   Count best_x = 0;
-  for (std::size_t seg = 0; seg + 1 < cum_.size(); ++seg) {
+  auto try_segment = [&](std::size_t seg) {
     const Count a = cum_[seg + 1] - cum_[seg];
     const auto [v, x] = best_split(sent_[seg], pb_.comm[seg], 0, a, root, n - cum_[seg]);
     if (v < best) {
@@ -60,6 +60,18 @@ Probe GreedyProbe::operator()(double T, std::vector<Count>* items) {
       best_seg = seg;
       best_x = x;
     }
+  };
+  const std::size_t segments = cum_.size() - 1;
+  if (root.is_affine() && segments > 8) {
+    // S(m) + root(n - m) is convex in m (slopes c_seg - w_root, c non-decreasing) but for the
+    // root's latency at m = n: the minimum is where c_seg crosses w_root, or at the last segment.
+    const double w = root.per_item();
+    std::size_t cross = 0;
+    while (cross < segments && pb_.comm[cross].per_item() < w) ++cross;
+    for (std::size_t seg : {cross == 0 ? 0 : cross - 1, cross, cross + 1, segments - 1})
+      if (seg < segments) try_segment(seg);
+  } else {
+    for (std::size_t seg = 0; seg < segments; ++seg) try_segment(seg);
   }
   if (cum_.size() == 1) {
     best = root(n);

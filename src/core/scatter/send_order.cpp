@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "hetlb/error.hpp"
 
 namespace hetlb::scatter {
@@ -41,6 +43,40 @@ std::vector<std::size_t> send_order(const Platform& platform, std::size_t root, 
       std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key(a) > key(b); });
     }
   }
+  order.push_back(root);
+  return order;
+}
+
+bool is_order_policy(const std::string& text) {
+  return text == "given" || text == "bandwidth" || text == "reverse-bandwidth" || text == "best";
+}
+
+std::vector<std::size_t> explicit_order(const Platform& platform, std::size_t root, const std::string& list) {
+  std::vector<std::size_t> order;
+  std::vector<bool> seen(platform.processors.size(), false);
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string name = list.substr(start, comma - start);
+    start = comma + 1;
+    if (name.empty()) throw Error(fmt::format("order '{}': empty processor name in the list", list));
+    std::size_t idx = 0;
+    try {
+      idx = platform.index_of(name);
+    } catch (const Error& e) {
+      throw Error(fmt::format("order '{}': {}", list, e.what()));
+    }
+    if (idx == root)
+      throw Error(fmt::format("order '{}': '{}' is the root, which always computes last; list the other processors",
+                              list, name));
+    if (seen[idx]) throw Error(fmt::format("order '{}': '{}' appears twice", list, name));
+    seen[idx] = true;
+    order.push_back(idx);
+  }
+  for (std::size_t i = 0; i < platform.processors.size(); ++i)
+    if (i != root && !seen[i])
+      throw Error(fmt::format("order '{}': processor '{}' is missing (list every processor but the root)", list,
+                              platform.processors[i].name));
   order.push_back(root);
   return order;
 }

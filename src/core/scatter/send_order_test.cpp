@@ -45,11 +45,35 @@ TEST(SendOrder, BestIsTheMinimumOverAllOrders) {
   EXPECT_EQ(best.problem.names.back(), "P3");
 }
 
-TEST(SendOrder, BestRefusesLargePlatforms) {
-  Platform pf = small(std::vector<double>(12, 0.1), std::vector<double>(12, 1.0));
+TEST(SendOrder, BestBeyondNineProcessors) {
+  Platform pf = small({0.1, 0.3, 0.2, 0.1, 0.5, 0.4, 0.2, 0.3, 0.6, 0.1, 0.2, 0.0},
+                      {1, 2, 1, 3, 1, 2, 1, 2, 1, 1, 2, 1});
+  pf.root = 11;
   Request r;
   r.order = OrderPolicy::Best;
-  EXPECT_THROW(plan_scatter(pf, r), Error);
+  const Result best = plan_scatter(pf, r);
+  ASSERT_TRUE(best.order_search.has_value());
+  EXPECT_LE(best.plan.makespan, best.order_search->bandwidth_makespan);
+  EXPECT_LE(best.order_search->lower_bound, best.plan.makespan);
+}
+
+TEST(SendOrder, ExplicitListsAreChecked) {
+  Platform pf = small({0.3, 0.1, 0.2, 0.0}, {1, 1, 1, 1});
+  pf.root = 3;
+  EXPECT_EQ(explicit_order(pf, 3, "P2,P0,P1"), (std::vector<std::size_t>{2, 0, 1, 3}));
+  auto refused = [&](const std::string& list, const std::string& fragment) {
+    try {
+      explicit_order(pf, 3, list);
+      ADD_FAILURE() << list;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  refused("P2,P0,P9", "unknown processor 'P9'");
+  refused("P2,P0,P0", "'P0' appears twice");
+  refused("P2,P3,P0,P1", "'P3' is the root");
+  refused("P2,P0", "'P1' is missing");
+  refused("P2,,P0,P1", "empty processor name");
 }
 
 }  // namespace hetlb::scatter

@@ -39,7 +39,7 @@ const std::vector<Algorithm>& all_algorithms() {
   return all;
 }
 
-Plan run_algorithm(Algorithm a, const Problem& pb) {
+Plan run_algorithm(Algorithm a, const Problem& pb, const ExactOptions& exact) {
   switch (a) {
     case Algorithm::Uniform: {
       Plan plan = solve_uniform(pb);
@@ -48,7 +48,7 @@ Plan run_algorithm(Algorithm a, const Problem& pb) {
     }
     case Algorithm::DpBasic: return solve_dp_basic(pb);
     case Algorithm::Dp: return solve_dp(pb);
-    case Algorithm::Exact: return solve_exact(pb);
+    case Algorithm::Exact: return solve_exact(pb, exact);
     case Algorithm::Lp: return solve_lp(pb);
     case Algorithm::ClosedForm: return solve_closed_form(pb);
   }
@@ -57,35 +57,21 @@ Plan run_algorithm(Algorithm a, const Problem& pb) {
 
 namespace {
 
-std::vector<std::size_t> best_order(const Platform& platform, std::size_t root, Count items) {
-  const std::size_t p = platform.processors.size();
-  if (p > kBestOrderMaxProcessors)
-    throw Error(fmt::format("order best: {} processors, expected at most {} ({}! orders are tried)", p,
-                            kBestOrderMaxProcessors, kBestOrderMaxProcessors - 1));
-  std::vector<std::size_t> rest = send_order(platform, root, OrderPolicy::Given);
-  rest.pop_back();
-  std::sort(rest.begin(), rest.end());
-  std::vector<std::size_t> best;
-  double best_time = 0;
-  do {
-    std::vector<std::size_t> order = rest;
-    order.push_back(root);
-    const double t = solve_exact(make_problem(platform, order, items)).makespan;
-    if (best.empty() || t < best_time) {
-      best = order;
-      best_time = t;
-    }
-  } while (std::next_permutation(rest.begin(), rest.end()));
-  return best;
-}
-
 Result plan_with_root(const Platform& platform, const Request& request, std::size_t root, Count items) {
-  const std::vector<std::size_t> order = request.order == OrderPolicy::Best
-                                             ? best_order(platform, root, items)
-                                             : send_order(platform, root, request.order);
   Result r;
+  std::vector<std::size_t> order;
+  if (!request.order_list.empty()) {
+    order = explicit_order(platform, root, request.order_list);
+  } else if (request.order == OrderPolicy::Best) {
+    OrderSearchOptions search = request.search;
+    search.exact = request.exact;
+    r.order_search = search_order(platform, root, items, search);
+    order = r.order_search->order;
+  } else {
+    order = send_order(platform, root, request.order);
+  }
   r.problem = make_problem(platform, order, items);
-  r.plan = run_algorithm(request.algorithm, r.problem);
+  r.plan = run_algorithm(request.algorithm, r.problem, request.exact);
   r.schedule = evaluate(r.problem, r.plan.items);
   r.root = platform.processors[root].name;
   r.transfer = root_transfer_cost(platform, root, items);
@@ -99,6 +85,8 @@ Result plan_scatter(const Platform& platform, const Request& request) {
   const Count items = request.items > 0 ? request.items : platform.items;
   if (items <= 0) throw Error(fmt::format("items = {}: expected a positive number of items", items));
   Result result;
+  if (request.root == "auto" && !request.order_list.empty())
+    throw Error("root auto: an explicit order names the root's place; give --root NAME with it");
   if (request.root == "auto") {
     std::vector<RootCandidate> candidates;
     const std::size_t root = choose_root(

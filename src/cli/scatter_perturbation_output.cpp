@@ -1,0 +1,105 @@
+#include "scatter_perturbation_output.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "hetlb/plot/gnuplot.hpp"
+#include "scatter_output.hpp"
+
+namespace hetlb::cli {
+
+namespace {
+nlohmann::json to_json(const scatter::Distribution& d) {
+  return {{"min", d.min}, {"mean", d.mean}, {"median", d.median}, {"p90", d.p90}, {"max", d.max}};
+}
+
+nlohmann::json factors_json(const PerturbationView& v) {
+  nlohmann::json f = nlohmann::json::object();
+  for (std::size_t i = 0; i < v.request.fixed.size(); ++i) {
+    const auto& c = v.request.fixed[i];
+    if (c.compute != 1.0 || c.comm != 1.0)
+      f[v.platform.processors[i].name] = {{"compute", c.compute}, {"comm", c.comm}};
+  }
+  return f;
+}
+}  // namespace
+
+void print_perturbation(std::ostream& out, const PerturbationView& v, const std::string& format) {
+  const auto& rep = v.report;
+  if (format == "json") {
+    nlohmann::json samples = nlohmann::json::array();
+    for (const auto& s : rep.samples) samples.push_back({{"plan", s.plan}, {"replanned", s.replanned}});
+    const nlohmann::json j = {{"plan", scatter_json(v.result)},
+                              {"perturbation",
+                               {{"percent", v.request.percent},
+                                {"samples", v.request.samples},
+                                {"seed", v.request.seed},
+                                {"factors", factors_json(v)},
+                                {"nominal_makespan", rep.nominal},
+                                {"plan_makespan", to_json(rep.plan)},
+                                {"replanned_makespan", to_json(rep.replanned)},
+                                {"regret", to_json(rep.regret)},
+                                {"per_sample", samples}}}};
+    out << j.dump(2) << "\n";
+    return;
+  }
+  if (format == "csv") {
+    out << "sample,plan_makespan,replanned_makespan,regret\n";
+    for (std::size_t k = 0; k < rep.samples.size(); ++k)
+      out << fmt::format("{},{:.9g},{:.9g},{:.9g}\n", k + 1, rep.samples[k].plan, rep.samples[k].replanned,
+                         rep.samples[k].plan - rep.samples[k].replanned);
+    return;
+  }
+  const auto& r = v.result;
+  out << fmt::format("platform {}: {} processors, {} items, root {}\n", v.platform.name, r.problem.size(),
+                     r.problem.items, r.root);
+  out << fmt::format("plan: {} ({}), makespan on the model {:.3f} s\n", r.plan.algorithm, r.plan.method, rep.nominal);
+  std::string factors;
+  for (std::size_t i = 0; i < v.request.fixed.size(); ++i) {
+    const auto& c = v.request.fixed[i];
+    if (c.compute != 1.0) factors += fmt::format(" {} compute x{:g};", v.platform.processors[i].name, c.compute);
+    if (c.comm != 1.0) factors += fmt::format(" {} comm x{:g};", v.platform.processors[i].name, c.comm);
+  }
+  out << fmt::format("real costs: {}{}{} samples, seed {}\n\n", factors.empty() ? "" : "factors" + factors + " ",
+                     v.request.percent > 0 ? fmt::format("each cost off by up to {:g}% (uniform), ", v.request.percent)
+                                           : std::string(),
+                     v.request.samples, v.request.seed);
+  out << fmt::format("{:<26} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "makespan (s)", "min", "mean", "median", "p90",
+                     "max");
+  auto row = [&](const char* name, const scatter::Distribution& d) {
+    out << fmt::format("{:<26} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}\n", name, d.min, d.mean, d.median,
+                       d.p90, d.max);
+  };
+  row("this plan", rep.plan);
+  row("re-planned knowing costs", rep.replanned);
+  row("regret (plan - re-plan)", rep.regret);
+}
+
+void render_perturbation_figure(const PerturbationView& v, const std::string& path, const std::string& title) {
+  std::vector<double> plan, again;
+  for (const auto& s : v.report.samples) {
+    plan.push_back(s.plan);
+    again.push_back(s.replanned);
+  }
+  std::sort(plan.begin(), plan.end());
+  std::sort(again.begin(), again.end());
+  std::string s = "set terminal " + plot::terminal_for(path, 900, 560) + "\n";
+  s += "set output " + std::string(plot::kOutputPlaceholder) + "\n";
+  s += "set title " + plot::quote(title) + "\n";
+  s += "set xlabel 'makespan (s)'\nset ylabel 'fraction of samples'\nset yrange [0:1.05]\nset grid\n";
+  s += "set key bottom right\n";
+  s += "$d << EOD\n";
+  const std::size_t n = plan.size();
+  for (std::size_t k = 0; k < n; ++k)
+    s += fmt::format("{:.9g} {:.9g} {:.9g}\n", plan[k], again[k], static_cast<double>(k + 1) / static_cast<double>(n));
+  s += "EOD\n";
+  s += fmt::format("set arrow from {0:.9g}, graph 0 to {0:.9g}, graph 1 nohead dt 2 lc rgb '#777777'\n", v.report.nominal);
+  s += fmt::format("set label 'model: {0:.1f} s' at {0:.9g}, graph 1.02 center\n", v.report.nominal);
+  s += "plot $d using 1:3 with steps lw 2 lc rgb '#c0392b' title 'this plan on the real costs', \\\n"
+       "     $d using 2:3 with steps lw 2 lc rgb '#2471a3' title 're-planned knowing the real costs'\n";
+  plot::render(s, path);
+}
+
+}  // namespace hetlb::cli
