@@ -1,0 +1,95 @@
+// hetlb-campaign under mpirun on 4 ranks gives the rows of `hetlb campaign -j 2` on the same spec
+// (every column but the wall time), in two pieces (resumed); a bad spec stops every rank in one line.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const std::string kBin = std::string(HETLB_BINARY_DIR) + "/bin/";
+const std::string kMpirun = std::string(HETLB_MPIEXEC) + " --allow-run-as-root --oversubscribe -np 4 ";
+
+std::string tmp(const std::string& name) { return std::string(HETLB_BINARY_DIR) + "/campaign_mpi_" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int run(const std::string& command, std::string* err = nullptr) {
+  const int st = std::system((command + " >/dev/null 2>" + tmp("stderr.txt")).c_str());
+  if (err) *err = slurp(tmp("stderr.txt"));
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+// Rows of a results file without the wall_seconds column, sorted.
+std::vector<std::string> rows_without_wall_time(const std::string& path) {
+  std::istringstream in(slurp(path));
+  std::vector<std::string> rows;
+  std::size_t wall = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
+      cells.push_back(line.substr(start, comma - start));
+    cells.push_back(line.substr(start));
+    if (rows.empty() && wall == 0) {
+      wall = static_cast<std::size_t>(std::find(cells.begin(), cells.end(), "wall_seconds") - cells.begin());
+      EXPECT_LT(wall, cells.size());
+    }
+    if (wall < cells.size()) cells.erase(cells.begin() + static_cast<long>(wall));
+    std::string row;
+    for (const auto& c : cells) row += c + ",";
+    rows.push_back(row);
+  }
+  std::sort(rows.begin() + (rows.empty() ? 0 : 1), rows.end());
+  return rows;
+}
+
+TEST(CampaignMpi, FourRanksGiveTheRowsOfTwoLocalJobs) {
+  const std::string spec = tmp("spec.json"), local = tmp("local.csv"), mpi = tmp("mpi.csv");
+  std::remove(local.c_str());
+  std::remove(mpi.c_str());
+  std::ofstream(spec) << R"({"spec_version": "m1", "strategies": ["besteffort:1", "besteffort:2", "makhoul"],
+    "virtual_load": [false, true], "integer": [false], "platforms": ["cluster"], "nodes": [8, 16],
+    "topologies": ["ring"], "initial": ["random"], "seeds": [1, 2], "ratios": [1], "iterations": 20})";
+  ASSERT_EQ(run(kBin + "hetlb campaign " + spec + " -j 2 --results " + local), 0);
+  std::string err;
+  ASSERT_EQ(run(kMpirun + kBin + "hetlb-campaign " + spec + " --results " + mpi + " --max-runs 5", &err), 0) << err;
+  EXPECT_NE(err.find("on 3 worker ranks"), std::string::npos) << err;
+  EXPECT_EQ(rows_without_wall_time(mpi).size(), 1u + 5u);  // a piece of 5 runs
+  ASSERT_EQ(run(kMpirun + kBin + "hetlb-campaign " + spec + " --results " + mpi, &err), 0) << err;
+  EXPECT_NE(err.find("5 done"), std::string::npos) << err;  // resumed
+  const auto a = rows_without_wall_time(local), b = rows_without_wall_time(mpi);
+  EXPECT_EQ(a.size(), 1u + 24u);
+  EXPECT_EQ(a, b);
+  // Longest runs first: the 16-node settings are handed out before the 8-node ones.
+  std::istringstream in(slurp(mpi));
+  std::string header, first;
+  std::getline(in, header);
+  std::getline(in, first);
+  EXPECT_NE(first.find(",16,ring,"), std::string::npos) << first;
+}
+
+TEST(CampaignMpi, BadSpecStopsEveryRankInOneLine) {
+  const std::string spec = tmp("bad.json"), csv = tmp("bad.csv");
+  std::ofstream(csv) << "precious\n";
+  std::ofstream(spec) << R"({"spec_version": 1, "nodes": [16], "colour": "blue"})";
+  std::string err;
+  EXPECT_NE(run(kMpirun + kBin + "hetlb-campaign " + spec + " --results " + csv, &err), 0);
+  EXPECT_NE(err.find("hetlb-campaign: error: campaign \"" + spec + "\": unknown key \"colour\""), std::string::npos)
+      << err;
+  EXPECT_EQ(slurp(csv), "precious\n");
+}
+
+}  // namespace
