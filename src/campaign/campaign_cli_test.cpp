@@ -103,7 +103,7 @@ TEST(CampaignCli, RunsTheMatrixResumesAndReports) {
   EXPECT_EQ(hetlb(spec + " --plot " + tmp("chart.pdf")), 1);  // a bad figure name, refused before running
 }
 
-TEST(CampaignCli, RunsInPiecesAndRecordsTimeouts) {
+TEST(CampaignCli, RunsInPieces) {
   const std::string spec = tmp("pieces.json"), csv = tmp("pieces.csv");
   std::remove(csv.c_str());
   std::ofstream(spec) << kMatrix << csv << "\"}";
@@ -111,21 +111,36 @@ TEST(CampaignCli, RunsInPiecesAndRecordsTimeouts) {
   ASSERT_EQ(hetlb(spec + " -j 2 --max-runs 3", nullptr, &err), 0) << err;
   EXPECT_EQ(rows(csv).size(), 3u);
   EXPECT_NE(err.find("5 settings left"), std::string::npos) << err;
-  // The rest with a timeout no run can meet: recorded as timeouts, not retried on the next run.
-  ASSERT_EQ(hetlb(spec + " -j 2 --timeout 0.001"), 0);
+  ASSERT_EQ(hetlb(spec + " -j 2", nullptr, &err), 0) << err;
+  EXPECT_NE(err.find("3 done"), std::string::npos) << err;
+  EXPECT_EQ(rows(csv).size(), 8u);
+}
+
+// Runs over the wall-clock timeout (no balancing: never converged, a long run): killed, recorded as such, not run again unless --retry.
+TEST(CampaignCli, RecordsTimeoutsOnce) {
+  const std::string spec = tmp("slow.json"), csv = tmp("slow.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": 1, "strategies": "none", "virtual_load": false,
+    "integer": false, "platforms": "cluster", "nodes": 16, "topologies": "line", "initial": "single", "ratios": [1, 0.5],
+    "iterations": 1000000, "timeout_seconds": 0.5, "results": ")" << csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec + " -j 2", &out, &err), 0) << err;
   auto r = rows(csv);
-  ASSERT_EQ(r.size(), 8u);
-  int timeouts = 0;
-  for (const auto& row : r) timeouts += row.at("status") == "timeout";
-  EXPECT_EQ(timeouts, 5);
-  std::string out;
+  ASSERT_EQ(r.size(), 2u);
+  for (const auto& row : r) {
+    EXPECT_EQ(row.at("status"), "timeout");
+    EXPECT_EQ(row.at("wall_seconds"), "0.500");
+    EXPECT_EQ(row.at("converged"), "");
+  }
+  EXPECT_NE(out.find("| none | 2 | 0 | 0 | 2 | 0 | 0 |"), std::string::npos) << out;  // counted as timeouts
   ASSERT_EQ(hetlb(spec, &out, &err), 0);
   EXPECT_NE(err.find("0 to run"), std::string::npos) << err;
-  EXPECT_NE(out.find("not converged | timeout |"), std::string::npos) << out;
-  // --retry reruns them; a later row replaces the earlier one of the same key.
-  ASSERT_EQ(hetlb(spec + " -j 2 --retry", &out, &err), 0) << err;
-  EXPECT_NE(err.find("5 to run"), std::string::npos) << err;
-  EXPECT_NE(out.find("| besteffort k=1 | 2 | 2 | 0 | 0 | 0 | 0 |"), std::string::npos) << out;
+  ASSERT_EQ(hetlb(spec + " -j 2 --retry --timeout 0.2", &out, &err), 0) << err;
+  EXPECT_NE(err.find("2 to run"), std::string::npos) << err;
+  r = rows(csv);
+  ASSERT_EQ(r.size(), 4u);  // the later rows replace the earlier ones
+  EXPECT_EQ(r[3].at("wall_seconds"), "0.200");
+  EXPECT_NE(out.find("| none | 2 | 0 | 0 | 2 | 0 | 0 |"), std::string::npos) << out;
 }
 
 TEST(CampaignCli, FixedDurationMeasuresComputationAndData) {

@@ -4,7 +4,13 @@
 
 #include <sys/wait.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -90,6 +96,58 @@ TEST(CampaignMpi, BadSpecStopsEveryRankInOneLine) {
   EXPECT_NE(err.find("hetlb-campaign: error: campaign \"" + spec + "\": unknown key \"colour\""), std::string::npos)
       << err;
   EXPECT_EQ(slurp(csv), "precious\n");
+}
+
+// The process of `rank` running hetlb-campaign on `spec` (by its command line and environment).
+pid_t rank_process(const std::string& spec, int rank) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = slurp(entry.path() / "cmdline"), environ = slurp(entry.path() / "environ");
+    for (char& c : cmdline)
+      if (c == '\0') c = ' ';
+    if (cmdline.find("hetlb-campaign " + spec) == std::string::npos) continue;
+    if (environ.find(std::string("OMPI_COMM_WORLD_RANK=") + std::to_string(rank) + '\0') != std::string::npos)
+      return static_cast<pid_t>(std::stol(name));
+  }
+  return 0;
+}
+
+// A worker rank killed under mpirun --enable-recovery: the others finish the queue, only its run in
+// progress is missing, and the same command completes the file.
+TEST(CampaignMpi, DeadRankLosesOnlyItsRunInProgress) {
+  const std::string spec = tmp("death.json"), csv = tmp("death.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": "d1", "strategies": ["besteffort:1", "makhoul"],
+    "virtual_load": [false, true], "integer": [false], "platforms": ["cluster"], "nodes": [16],
+    "topologies": ["ring"], "initial": ["random"], "seeds": [1, 2, 3], "ratios": [1], "iterations": 200})";
+  const std::string mpirun = std::string(HETLB_MPIEXEC) + " --allow-run-as-root --oversubscribe --enable-recovery -np 4 " +
+                             kBin + "hetlb-campaign " + spec + " --results " + csv + " --heartbeat 0.2";
+  const pid_t job = fork();
+  ASSERT_GE(job, 0);
+  if (job == 0) {
+    execl("/bin/sh", "sh", "-c", (mpirun + " >/dev/null 2>" + tmp("death.err")).c_str(), nullptr);
+    _exit(127);
+  }
+  pid_t victim = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::string text = slurp(csv);
+    if (std::count(text.begin(), text.end(), '\n') >= 2 && (victim = rank_process(spec, 2)) > 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_GT(victim, 0);
+  kill(victim, SIGKILL);
+  int status = 0;
+  waitpid(job, &status, 0);
+  const std::string err = slurp(tmp("death.err"));
+  EXPECT_NE(WEXITSTATUS(status), 0);
+  EXPECT_NE(err.find("rank 2 silent"), std::string::npos) << err;
+  const auto after = rows_without_wall_time(csv);
+  EXPECT_GE(after.size(), 1u + 12u - 1u);  // at most the dead rank's run in progress is missing
+  EXPECT_LT(after.size(), 1u + 12u + 1u);
+  ASSERT_EQ(run(kMpirun + kBin + "hetlb-campaign " + spec + " --results " + csv), 0);
+  EXPECT_EQ(rows_without_wall_time(csv).size(), 1u + 12u);
 }
 
 }  // namespace

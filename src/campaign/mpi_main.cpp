@@ -6,7 +6,9 @@
 #include <mpi.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include <fmt/format.h>
@@ -18,7 +20,7 @@
 namespace {
 using namespace hetlb::campaign;
 
-constexpr int kToMaster = 1, kToWorker = 2;
+constexpr int kToMaster = 1, kToWorker = 2, kHeartbeat = 3;
 constexpr char kSep = '\x1f';
 
 void send(const std::string& s, int to, int tag) {
@@ -37,45 +39,83 @@ std::string receive(int from, int tag, int* source = nullptr) {
 }
 
 // Rank 0: hands out settings, records outcomes. Polls (MPI_Iprobe + sleep) rather than blocking, so
-// it leaves the cores to the simulations.
-std::size_t serve(const Spec& spec, const Options& o, ResultsFile& file, int workers) {
+// it leaves the cores to the simulations. A worker silent for 5 heartbeats while running a setting
+// is taken for dead (under `mpirun --enable-recovery` the other ranks go on): its run is lost.
+struct Served {
+  std::size_t failed = 0, lost = 0;
+};
+
+Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers, double heartbeat) {
   const auto todo = left_to_run(spec, file.rows(), o.retry);
   fmt::print(stderr, "hetlb-campaign: {} settings, {} done in {}, {} to run on {} worker ranks\n",
              spec.settings.size(), spec.settings.size() - todo.size(), spec.results, todo.size(), workers);
   const Piece piece(o);
-  std::size_t next = 0, finished = 0, failed = 0;
+  using Clock = std::chrono::steady_clock;
+  std::vector<Clock::time_point> heard(static_cast<std::size_t>(workers) + 1, Clock::now());
+  std::vector<long> running(static_cast<std::size_t>(workers) + 1, -1);  // setting index per rank
+  std::vector<bool> dead(static_cast<std::size_t>(workers) + 1, false), stopped = dead;
+  std::size_t next = 0, finished = 0;
+  Served served;
   for (int active = workers; active > 0;) {
     int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(MPI_ANY_SOURCE, kHeartbeat, MPI_COMM_WORLD, &flag, &st);
+    if (flag) {
+      receive(st.MPI_SOURCE, kHeartbeat);
+      heard[static_cast<std::size_t>(st.MPI_SOURCE)] = Clock::now();
+      continue;
+    }
     MPI_Iprobe(MPI_ANY_SOURCE, kToMaster, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     if (!flag) {
+      for (int w = 1; w <= workers; ++w) {
+        const double silent = std::chrono::duration<double>(Clock::now() - heard[static_cast<std::size_t>(w)]).count();
+        const auto i = static_cast<std::size_t>(w);
+        if (dead[i] || stopped[i] || silent < 5 * heartbeat) continue;
+        dead[i] = true;
+        --active;
+        ++served.lost;
+        fmt::print(stderr, "hetlb-campaign: rank {} silent for {:.1f} s, taken for dead: {}\n", w, silent,
+                   running[i] < 0 ? std::string("no run lost")
+                                  : "its run " + spec.settings[static_cast<std::size_t>(running[i])].key + " is lost");
+      }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       continue;
     }
     int worker = 0;
     const std::string msg = receive(MPI_ANY_SOURCE, kToMaster, &worker);
+    const auto w = static_cast<std::size_t>(worker);
+    heard[w] = Clock::now();
+    running[w] = -1;
     if (!msg.empty()) {
       const Outcome out = decode(msg);
-      failed += out.status == "failed";
+      served.failed += out.status == "failed";
       record(file, spec.settings.at(out.id), out, ++finished, todo.size());
     }
+    if (dead[w] || stopped[w]) {  // back after being taken for dead: stop it
+      send("", worker, kToWorker);
+      stopped[w] = true;
+      continue;
+    }
     if (next < todo.size() && piece.may_start(static_cast<long>(next))) {
+      running[w] = static_cast<long>(todo[next]);
       std::string task = fmt::format("{}{}{}", todo[next], kSep, spec.timeout);
       for (const auto& a : spec.settings[todo[next]].args) task += kSep + a;
       send(task, worker, kToWorker);
       ++next;
     } else {
       send("", worker, kToWorker);
+      stopped[w] = true;
       --active;
     }
   }
-  if (next < todo.size())
+  if (next < todo.size() || served.lost > 0)
     fmt::print(stderr, "hetlb-campaign: piece done, {} settings left (run the same command again)\n",
-               todo.size() - next);
-  return failed;
+               todo.size() - next + served.lost);
+  return served;
 }
 
-// Other ranks: run what rank 0 hands out until it says stop.
-void work(const std::string& hetlb) {
+// Other ranks: run what rank 0 hands out until it says stop, with a heartbeat while running.
+void work(const std::string& hetlb, double heartbeat) {
   send("", 0, kToMaster);
   for (;;) {
     const std::string task = receive(0, kToWorker);
@@ -89,7 +129,8 @@ void work(const std::string& hetlb) {
     }
     Runner runner(hetlb, std::stod(f.at(1)));
     runner.start(std::stoull(f.at(0)), std::vector<std::string>(f.begin() + 2, f.end()));
-    const auto ended = runner.wait();
+    std::vector<Outcome> ended;
+    while ((ended = runner.wait_for(heartbeat)).empty()) send("", 0, kHeartbeat);
     send(encode(ended.at(0)), 0, kToMaster);
   }
 }
@@ -101,6 +142,11 @@ int main(int argc, char** argv) {
   Options o;
   add_options(app, o);
   app.add_option("--hetlb", o.hetlb, "the hetlb executable run by the workers (default: beside hetlb-campaign)");
+  double heartbeat = 10;
+  app.add_option("--heartbeat", heartbeat, "seconds between a running worker's signs of life; silent 5 times "
+                                           "as long, it is taken for dead (with mpirun --enable-recovery)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -128,21 +174,26 @@ int main(int argc, char** argv) {
         throw;
       }
       MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-      const std::size_t failed = go ? serve(spec, o, *file, size - 1) : 0;
+      const Served served = go ? serve(spec, o, *file, size - 1, heartbeat) : Served{};
       file.reset();
       report(spec, o);
-      if (failed > 0) throw hetlb::Error(fmt::format("campaign: {} runs failed (recorded; see above)", failed));
+      if (served.lost > 0) {
+        // A dead rank cannot take part in MPI_Finalize: leave now, every row recorded.
+        std::cerr << fmt::format("hetlb-campaign: error: {} worker ranks lost with their runs in progress; run "
+                                 "the same command again to complete\n", served.lost);
+        std::_Exit(1);
+      }
+      if (served.failed > 0)
+        throw hetlb::Error(fmt::format("campaign: {} runs failed (recorded; see above)", served.failed));
     } else {
       int go = 0;
       MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
-      if (go) work(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb);
+      if (go) work(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, heartbeat);
     }
   } catch (const std::exception& e) {
     std::cerr << "hetlb-campaign: error: " << e.what() << "\n";
     status = 1;
   }
-  // Rank 0's status is the job's: workers learn it before leaving.
-  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Finalize();
   return status;
 }

@@ -2,6 +2,7 @@
 // with virtual load; best effort's smallest k against larger ones (one point per configuration).
 #include "plots.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -44,7 +45,7 @@ void wins_chart(const Comparison& c, const std::string& path) {
 }
 
 // x: a's value, y: b's value, one point per pair where both are valid; the diagonal for reference.
-void paired_chart(const Comparison& c, const std::vector<Pair>& pairs, const std::string& x_label,
+void paired_chart(const std::vector<Pair>& pairs, const std::string& x_label,
                   const std::string& y_label, const std::string& title, const std::string& path) {
   std::string s = "set terminal " + plot::terminal_for(path, 900, 750) + "\n";
   s += "set output " + std::string(plot::kOutputPlaceholder) + "\n";
@@ -92,13 +93,13 @@ void plot_comparison(const Comparison& c, const std::string& path) {
   const std::string what = c.lower_is_better ? "convergence date (s)" : "load computed";
   const auto vp = virtual_pairs(c);
   if (!vp.empty())
-    paired_chart(c, vp, what + " without virtual load", what + " with virtual load",
+    paired_chart(vp, what + " without virtual load", what + " with virtual load",
                  "Virtual load, paired runs (below the diagonal: " +
                      std::string(c.lower_is_better ? "faster" : "less computed") + " with)",
                  paths[1]);
   const auto kp = k_pairs(c);
   if (!kp.empty())
-    paired_chart(c, kp, what + ", smallest k", what + ", larger k", "Best effort's k, paired runs", paths[2]);
+    paired_chart(kp, what + ", smallest k", what + ", larger k", "Best effort's k, paired runs", paths[2]);
 }
 
 }  // namespace hetlb::campaign

@@ -114,9 +114,10 @@ Outcome Runner::collect(const Child& c, int status) {
   return o;
 }
 
-std::vector<Outcome> Runner::wait() {
+std::vector<Outcome> Runner::wait_for(double seconds) {
   std::vector<Outcome> ended;
-  while (ended.empty() && !children_.empty()) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (ended.empty() && !children_.empty() && (seconds < 0 || std::chrono::steady_clock::now() < until)) {
     for (auto it = children_.begin(); it != children_.end();) {
       int status = 0;
       const pid_t got = waitpid(it->pid, &status, WNOHANG);

@@ -32,7 +32,9 @@ class Runner {
   void start(std::size_t id, const std::vector<std::string>& args);
   std::size_t running() const { return children_.size(); }
   // Waits until at least one run ends (killing runs past their timeout); returns the ended runs.
-  std::vector<Outcome> wait();
+  std::vector<Outcome> wait() { return wait_for(-1); }
+  // The same, giving up after `seconds` (< 0: never) with no outcome.
+  std::vector<Outcome> wait_for(double seconds);
 
  private:
   struct Child {

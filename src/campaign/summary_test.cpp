@@ -2,6 +2,7 @@
 // per ratio, paired effects, counter-examples; nothing averaged across ratios.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -46,7 +47,7 @@ TEST(CampaignSummary, RanksPerConfigurationWithNonConvergedLast) {
   const Spec spec = two_ratios();
   const Comparison c = compare(spec, results(spec, [](const std::string& v, const std::string& ratio) {
     if (ratio == "10") return v == "makhoul" ? 5.0 : v == "besteffort k=1" ? 3.0 : v == "besteffort k=2" ? 3.0 : 4.0;
-    return v == "makhoul" ? NAN : v == "besteffort k=1 +virtual" ? 1.0 : 2.0;  // ratio 0.1: makhoul fails
+    return v == "makhoul" ? std::nan("") : v == "besteffort k=1 +virtual" ? 1.0 : 2.0;  // ratio 0.1: makhoul fails
   }));
   ASSERT_EQ(c.configurations.size(), 2u);
   EXPECT_EQ(entry(c, "10", "besteffort k=1").rank, 1);  // tied first
@@ -71,7 +72,7 @@ TEST(CampaignSummary, ListsCounterExamplesWithTheirSettings) {
   const Spec spec = two_ratios();
   const Comparison c = compare(spec, results(spec, [](const std::string& v, const std::string& ratio) {
     if (ratio == "0.1" && v == "makhoul +virtual") return 0.5;  // faster than every best effort
-    if (ratio == "10" && v.find("besteffort") == 0 && v.find("virtual") == std::string::npos) return NAN;
+    if (ratio == "10" && v.find("besteffort") == 0 && v.find("virtual") == std::string::npos) return std::nan("");
     return v.find("besteffort") == 0 ? 1.0 : 2.0;  // ratio 10, no virtual load: only makhoul converges
   }));
   std::ostringstream out;
