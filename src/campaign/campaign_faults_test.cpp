@@ -146,7 +146,9 @@ TEST(CampaignFaults, KilledCampaignRestartsWithoutLosingOrCuttingRows) {
   int n = 0;
   for (std::string line; std::getline(in, line); ++n) {
     EXPECT_EQ(std::count(line.begin(), line.end(), ','), 33) << line;  // 18 key + 16 metric columns
-    if (n > 0) EXPECT_TRUE(keys.insert(line.substr(0, line.find(",ok,"))).second) << line;
+    if (n > 0) {
+      EXPECT_TRUE(keys.insert(line.substr(0, line.find(",ok,"))).second) << line;
+    }
   }
   EXPECT_EQ(n, 1 + 12);  // header + 2 strategies x 2 virtual x 3 ratios, each once
 }

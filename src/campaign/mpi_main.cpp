@@ -20,7 +20,7 @@
 namespace {
 using namespace hetlb::campaign;
 
-constexpr int kToMaster = 1, kToWorker = 2, kHeartbeat = 3;
+constexpr int kToMaster = 1, kToWorker = 2, kHeartbeat = 3, kVerdict = 4;
 constexpr char kSep = '\x1f';
 
 void send(const std::string& s, int to, int tag) {
@@ -108,6 +108,11 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
       --active;
     }
   }
+  // Stopped workers wait for the verdict: a dead rank cannot take part in MPI_Finalize, so after a
+  // loss every rank leaves without it (every row is recorded by then).
+  int verdict = served.lost > 0 ? 1 : 0;
+  for (int w = 1; w <= workers; ++w)
+    if (!dead[static_cast<std::size_t>(w)]) MPI_Send(&verdict, 1, MPI_INT, w, kVerdict, MPI_COMM_WORLD);
   if (next < todo.size() || served.lost > 0)
     fmt::print(stderr, "hetlb-campaign: piece done, {} settings left (run the same command again)\n",
                todo.size() - next + served.lost);
@@ -119,7 +124,16 @@ void work(const std::string& hetlb, double heartbeat) {
   send("", 0, kToMaster);
   for (;;) {
     const std::string task = receive(0, kToWorker);
-    if (task.empty()) return;
+    if (task.empty()) {
+      int verdict = 0, done = 0;
+      MPI_Request request;
+      MPI_Irecv(&verdict, 1, MPI_INT, 0, kVerdict, MPI_COMM_WORLD, &request);
+      // Polled: a blocking receive would spin on a core the other workers' simulations need.
+      while (MPI_Test(&request, &done, MPI_STATUS_IGNORE), !done)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      if (verdict != 0) std::_Exit(0);  // a rank died: no MPI_Finalize
+      return;
+    }
     std::vector<std::string> f;
     for (std::size_t start = 0;;) {
       const auto sep = task.find(kSep, start);
