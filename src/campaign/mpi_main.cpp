@@ -39,8 +39,7 @@ std::string receive(int from, int tag, int* source = nullptr) {
 }
 
 // Rank 0: hands out settings, records outcomes. Polls (MPI_Iprobe + sleep) rather than blocking, so
-// it leaves the cores to the simulations. A worker silent for 5 heartbeats while running a setting
-// is taken for dead (under `mpirun --enable-recovery` the other ranks go on): its run is lost.
+// it leaves the cores to the simulations. A worker silent for 5 heartbeats is taken for dead (under `mpirun --enable-recovery` the other ranks go on): its run is lost.
 struct Served {
   std::size_t failed = 0, lost = 0;
 };
@@ -112,7 +111,7 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
   // loss every rank leaves without it (every row is recorded by then).
   int verdict = served.lost > 0 ? 1 : 0;
   for (int w = 1; w <= workers; ++w)
-    if (!dead[static_cast<std::size_t>(w)]) MPI_Send(&verdict, 1, MPI_INT, w, kVerdict, MPI_COMM_WORLD);
+    if (stopped[static_cast<std::size_t>(w)]) MPI_Send(&verdict, 1, MPI_INT, w, kVerdict, MPI_COMM_WORLD);
   if (next < todo.size() || served.lost > 0)
     fmt::print(stderr, "hetlb-campaign: piece done, {} settings left (run the same command again)\n",
                todo.size() - next + served.lost);
