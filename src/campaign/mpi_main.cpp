@@ -39,7 +39,8 @@ std::string receive(int from, int tag, int* source = nullptr) {
 }
 
 // Rank 0: hands out settings, records outcomes. Polls (MPI_Iprobe + sleep) rather than blocking, so
-// it leaves the cores to the simulations. A worker silent for 5 heartbeats is taken for dead (under `mpirun --enable-recovery` the other ranks go on): its run is lost.
+// it leaves the cores to the simulations. A worker silent for 5 heartbeats is taken for dead (under
+// `mpirun --enable-recovery` the other ranks go on): its run in progress is lost.
 struct Served {
   std::size_t failed = 0, lost = 0;
 };

@@ -16,9 +16,11 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--timeout", o.timeout, "wall seconds per run, then recorded as timeout (default: the spec's)");
   app.add_flag("--yes", o.yes, fmt::format("run more than {} settings", kConfirmAbove));
   app.add_flag("--retry", o.retry, "rerun the settings recorded as timeout or failed");
-  app.add_option("--max-runs", o.max_runs, "start at most this many runs (0: all), then stop: a piece; run again to resume")
+  app.add_option("--max-runs", o.max_runs,
+                 "start at most this many runs (0: all), then stop: a piece; run again to resume")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--budget", o.budget, "start no run after this many wall seconds (0: no limit): a piece; run again to resume")
+  app.add_option("--budget", o.budget,
+                 "start no run after this many wall seconds (0: no limit): a piece; run again to resume")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--report", o.report_only, "run nothing: the summary (and --ranks, --plot) of the results so far");
   app.add_option("--ranks", o.ranks, "write every configuration's ranking (CSV)");
