@@ -228,7 +228,7 @@ void print_summary(std::ostream& out, const Comparison& c) {
   // Counter-examples: per configuration and virtual-load setting, a strategy better than every best
   // effort variant (or valid where none of them is).
   std::vector<std::string> lines;
-  std::size_t examined = 0;
+  std::size_t examined = 0, only_be = 0;
   for (const auto& conf : c.configurations) {
     if (!conf.complete) continue;
     for (const char* virt : {"false", "true"}) {
@@ -244,6 +244,7 @@ void print_summary(std::ostream& out, const Comparison& c) {
       }
       if (!any_be || !any_other) continue;
       ++examined;
+      only_be += be && !other;
       if (!other || (be && (c.lower_is_better ? other->value >= be->value : other->value <= be->value))) continue;
       std::string command = "hetlb simulate diffusion";
       for (const auto& a : other->setting->args)
@@ -253,6 +254,8 @@ void print_summary(std::ostream& out, const Comparison& c) {
                                   be ? fmt::format("{} ({})", g(be->value), be->variant) : "none valid", command));
     }
   }
+  out << fmt::format("\nOnly best effort valid (converged) in {} of {} configurations (per virtual-load setting)\n",
+                     only_be, examined);
   out << fmt::format("\nCounter-examples: configurations where best effort is not the best ({} of {} compared)\n\n",
                      lines.size(), examined);
   if (!lines.empty()) {

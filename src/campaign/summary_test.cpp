@@ -62,6 +62,7 @@ TEST(CampaignSummary, RanksPerConfigurationWithNonConvergedLast) {
   EXPECT_NE(out.str().find("| makhoul | 2 | 1 | 1 | 0 | 0 | 0 |"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("| besteffort k=1 | 1/1 | 1 | 0/1 | 2 |"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("0 of 4 compared"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("Only best effort valid (converged) in 1 of 4"), std::string::npos) << out.str();
   // Virtual load for makhoul at ratio 0.1: converged only with it.
   EXPECT_NE(out.str().find("| 0.1 | makhoul | 1 | 0 | 0 | 0 | 1 | 0 | 0 | - |"), std::string::npos) << out.str();
   // k=2 against k=1 at ratio 10: equal.
