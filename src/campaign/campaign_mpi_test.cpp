@@ -37,8 +37,11 @@ std::string slurp(const std::string& path) {
 }
 
 int run(const std::string& command, std::string* err = nullptr) {
-  const int st = std::system((command + " >/dev/null 2>" + tmp("stderr.txt")).c_str());
-  if (err) *err = slurp(tmp("stderr.txt"));
+  // One stderr file per test process: ctest -j runs these tests side by side.
+  const std::string path = tmp("stderr-" + std::to_string(getpid()) + ".txt");
+  const int st = std::system((command + " >/dev/null 2>" + path).c_str());
+  if (err) *err = slurp(path);
+  std::remove(path.c_str());
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
