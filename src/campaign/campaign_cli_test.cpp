@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +26,9 @@ std::string slurp(const std::string& path) {
 }
 
 int hetlb(const std::string& args, std::string* out = nullptr, std::string* err = nullptr) {
-  const std::string stdout_path = tmp("stdout.txt"), stderr_path = tmp("stderr.txt");
+  // Per test process: ctest -j runs these tests side by side.
+  const std::string id = std::to_string(getpid());
+  const std::string stdout_path = tmp("stdout-" + id + ".txt"), stderr_path = tmp("stderr-" + id + ".txt");
   const int st = std::system((std::string(HETLB_BINARY_DIR) + "/bin/hetlb campaign " + args + " >" + stdout_path +
                               " 2>" + stderr_path)
                                  .c_str());
@@ -65,7 +68,7 @@ TEST(CampaignCli, RunsTheMatrixResumesAndReports) {
   std::remove(csv.c_str());
   std::ofstream(spec) << kMatrix << csv << "\"}";
   std::string out;
-  ASSERT_EQ(hetlb(spec + " -j 2", &out), 0) << slurp(tmp("stderr.txt"));
+  ASSERT_EQ(hetlb(spec + " -j 2", &out), 0);
   auto r = rows(csv);
   ASSERT_EQ(r.size(), 8u);  // 2 strategies x 2 virtual x 2 ratios
   std::set<std::string> strategies;
@@ -151,7 +154,7 @@ TEST(CampaignCli, FixedDurationMeasuresComputationAndData) {
     "initial": "single", "ratios": 1, "time_limit_tau": 50, "results": ")"
                       << csv << "\"}";
   std::string out;
-  ASSERT_EQ(hetlb(spec + " -j 2", &out), 0) << slurp(tmp("stderr.txt"));
+  ASSERT_EQ(hetlb(spec + " -j 2", &out), 0);
   const auto r = rows(csv);
   ASSERT_EQ(r.size(), 2u);
   std::map<std::string, double> computed;

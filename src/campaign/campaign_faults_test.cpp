@@ -29,10 +29,10 @@ std::string slurp(const std::string& path) {
 }
 
 int hetlb(const std::string& args, std::string* err = nullptr) {
-  const int st = std::system((std::string(HETLB_BINARY_DIR) + "/bin/hetlb campaign " + args + " >/dev/null 2>" +
-                              tmp("stderr.txt"))
-                                 .c_str());
-  if (err) *err = slurp(tmp("stderr.txt"));
+  const std::string path = tmp("stderr-" + std::to_string(getpid()) + ".txt");  // ctest -j: one per test
+  const int st =
+      std::system((std::string(HETLB_BINARY_DIR) + "/bin/hetlb campaign " + args + " >/dev/null 2>" + path).c_str());
+  if (err) *err = slurp(path);
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
