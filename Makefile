@@ -4,6 +4,8 @@
 #   make test   deps + build + the whole test suite, then again under ASan+UBSan, plus a short fuzz run
 #   make demo   deps + build + the main job on the embedded default (examples/grid1999.json)
 #   make bench  deps + build + the benchmarks (tables for the README)
+#   make study  deps + build + the diffusion study in the background, in resumable pieces (examples/study/)
+#   make study-smoke  the study in miniature (seconds), summary and figures in build/study-smoke
 
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
@@ -15,7 +17,7 @@ DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config \
   libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
   libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox
 
-.PHONY: deps build test test-main test-asan fuzz demo bench clean
+.PHONY: deps build test test-main test-asan fuzz demo bench study study-smoke clean
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -70,6 +72,23 @@ demo: deps build
 bench: deps build
 	$(BUILD)/bin/hetlb-bench --benchmark_counters_tabular=true
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-scatter-bench
+
+# The study runs for hours: in the background, in pieces of PIECE_SECONDS; `make study` again resumes it.
+study: deps build
+	@mkdir -p docs/study
+	@if [ -f $(BUILD)/study.pid ] && kill -0 $$(cat $(BUILD)/study.pid) 2>/dev/null; then \
+	  echo "make study: already running (pid $$(cat $(BUILD)/study.pid)), log in $(BUILD)/study.log"; \
+	else \
+	  HETLB=$(BUILD)/bin/hetlb JOBS=$(JOBS) setsid nohup sh examples/study/run.sh >> $(BUILD)/study.log 2>&1 & \
+	  echo $$! > $(BUILD)/study.pid; \
+	  echo "make study: running in the background (pid $$(cat $(BUILD)/study.pid)); follow: tail -f $(BUILD)/study.log;" \
+	    "stop: kill $$(cat $(BUILD)/study.pid) (then make study resumes)"; \
+	fi
+
+study-smoke: deps build
+	@mkdir -p $(BUILD)/study-smoke
+	$(BUILD)/bin/hetlb campaign examples/study/smoke.json -j $(JOBS) --results $(BUILD)/study-smoke/smoke.csv \
+	  --ranks $(BUILD)/study-smoke/ranks.csv --plot $(BUILD)/study-smoke/smoke.svg | tee $(BUILD)/study-smoke/smoke.md
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

@@ -35,6 +35,7 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
       {"avg_convergence_date", number(m.avg_convergence_date)},
       {"max_convergence_date", number(m.max_convergence_date)},
       {"data_transfer_amount", number(m.data_transfer_amount)},
+      {"computed_load", m.computed_load},
       {"initial_total_load", m.initial_total_load},
       {"final_total_load", m.final_total_load},
       {"load_spread_percent", number(m.load_spread_percent)},

@@ -153,6 +153,7 @@ void computing_activity(World& w, Node& n) {
     if (n.state.real() > 0) s4u::this_actor::execute(n.state.real() * w.flops_per_unit);
     if (w.finished) break;
     ++n.comp_iterations;
+    w.computed += n.state.real();
     n.iteration_recorded = true;
     w.tracker.record(n.id, n.state.real(), s4u::Engine::get_clock());
     if (w.tracker.all_converged()) w.finish(s4u::Engine::get_clock());

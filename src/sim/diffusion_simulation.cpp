@@ -144,6 +144,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   m.avg_convergence_date = m.converged_nodes > 0 ? sum_dates / m.converged_nodes : nan;
   m.max_convergence_date = m.converged ? max_date : nan;
   m.data_transfer_amount = w.moved / total;
+  m.computed_load = w.computed;
   m.initial_total_load = total;
   m.final_total_load = diffusion::total_load(r.final_loads);
   m.load_spread_percent = diffusion::load_spread_percent(r.final_loads);

@@ -70,6 +70,7 @@ struct World {
   simgrid::s4u::MutexPtr drain_mutex;
   std::uint64_t ctrl_messages = 0, data_messages = 0, ctrl_skipped = 0;
   double moved = 0;
+  double computed = 0;  // load computed by the iterations counted (Metrics::computed_load)
   std::vector<LoadSample> trace;
   double wall_start = 0, last_progress = 0;
 

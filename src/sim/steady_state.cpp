@@ -54,6 +54,7 @@ void fast_forward(World& w) {
   for (Node& n : w.nodes) {
     const std::uint64_t records = dates_until(cadence[n.id].first, cadence[n.id].period, end);
     n.comp_iterations += records;
+    w.computed += static_cast<double>(records) * n.state.real();
     w.tracker.extend(n.id, static_cast<long>(records));
     const std::uint64_t balancing = dates_until(n.next_balancing, w.min_lb, end);
     n.lb_iterations += balancing;

@@ -10,6 +10,7 @@ struct Metrics {
   double avg_convergence_date = 0;  // over converged nodes (NaN if none)
   double max_convergence_date = 0;  // NaN unless every node converged
   double data_transfer_amount = 0;  // load moved / total load
+  double computed_load = 0;         // load computed: sum over nodes and computing iterations
   bool converged = false;
   int converged_nodes = 0;
   double initial_total_load = 0, final_total_load = 0;

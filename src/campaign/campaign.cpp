@@ -1,0 +1,94 @@
+// The steps every campaign entry point shares: prepare, choose what is left, record, report.
+#include "campaign.hpp"
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "hetlb/error.hpp"
+#include "hetlb/plot/gnuplot.hpp"
+#include "plots.hpp"
+#include "summary.hpp"
+
+namespace hetlb::campaign {
+
+Spec prepare(const Options& o) {
+  if (!o.plot.empty()) plot::terminal_for(o.plot);  // refuse a bad figure name before running
+  Spec spec = read_spec(o.spec);
+  if (!o.results.empty()) spec.results = o.results;
+  if (o.timeout >= 0) spec.timeout = o.timeout;
+  if (spec.settings.size() > kConfirmAbove && !o.yes && !o.report_only)
+    throw Error(fmt::format("campaign \"{}\": {} settings; expected at most {} without --yes", o.spec,
+                            spec.settings.size(), kConfirmAbove));
+  return spec;
+}
+
+std::vector<std::size_t> left_to_run(const Spec& spec, const std::map<std::string, Row>& rows, bool retry) {
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < spec.settings.size(); ++i) {
+    const auto it = rows.find(spec.settings[i].key);
+    if (it == rows.end() || (retry && it->second.at("status") != "ok")) todo.push_back(i);
+  }
+  return todo;
+}
+
+bool Piece::may_start(long started) const {
+  if (o_.max_runs > 0 && started >= o_.max_runs) return false;
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return !(o_.budget > 0 && elapsed >= o_.budget);
+}
+
+void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total) {
+  file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error));
+  if (o.status == "ok")
+    fmt::print(stderr, "[{}/{}] {} ({:.1f} s)\n", done, total, s.key, o.wall_seconds);
+  else
+    fmt::print(stderr, "[{}/{}] {}: {}: {}\n", done, total, s.key, o.status, o.error);
+}
+
+void report(const Spec& spec, const Options& o) {
+  const auto rows = read_results(spec.results, spec.version);
+  const Comparison c = compare(spec, rows);
+  print_summary(std::cout, c);
+  std::cout.flush();
+  if (!o.ranks.empty()) write_ranks_csv(c, o.ranks);
+  if (!o.plot.empty()) plot_comparison(c, o.plot);
+}
+
+void run_local(const Options& o) {
+  const Spec spec = prepare(o);
+  if (o.report_only) {
+    report(spec, o);
+    return;
+  }
+  std::size_t failed = 0, started = 0;
+  {
+    ResultsFile file(spec.results, spec.version);
+    const auto todo = left_to_run(spec, file.rows(), o.retry);
+    fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run on {} jobs\n", spec.settings.size(),
+               spec.settings.size() - todo.size(), spec.results, todo.size(), o.jobs);
+    Runner runner(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, spec.timeout);
+    const Piece piece(o);
+    std::size_t finished = 0;
+    for (;;) {
+      while (started < todo.size() && static_cast<int>(runner.running()) < o.jobs &&
+             piece.may_start(static_cast<long>(started))) {
+        runner.start(todo[started], spec.settings[todo[started]].args);
+        ++started;
+      }
+      if (runner.running() == 0) break;
+      for (const Outcome& out : runner.wait()) {
+        ++finished;
+        failed += out.status == "failed";
+        record(file, spec.settings[out.id], out, finished, todo.size());
+      }
+    }
+    if (started < todo.size())
+      fmt::print(stderr, "hetlb campaign: piece done, {} settings left (run the same command again)\n",
+                 todo.size() - started);
+  }
+  report(spec, o);
+  if (failed > 0) throw Error(fmt::format("campaign: {} of {} runs failed (recorded; see above)", failed, started));
+}
+
+}  // namespace hetlb::campaign

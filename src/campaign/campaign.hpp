@@ -1,0 +1,55 @@
+// A campaign run end to end, shared by `hetlb campaign` (local processes) and `hetlb-campaign`
+// (MPI ranks): options, the settings left to run, progress lines, the final report.
+#pragma once
+#include <chrono>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "results_file.hpp"
+#include "runner.hpp"
+#include "spec.hpp"
+
+namespace hetlb::campaign {
+
+struct Options {
+  std::string spec, results, plot, ranks, hetlb;
+  int jobs = 1;
+  double timeout = -1;    // wall seconds per run; < 0: the spec's
+  bool yes = false;       // accept more than kConfirmAbove settings
+  bool retry = false;     // rerun settings recorded as timeout or failed
+  bool report_only = false;  // no run: the report of the results so far
+  long max_runs = 0;      // > 0: stop starting runs after this many (a piece of the campaign)
+  double budget = 0;      // > 0: stop starting runs after this many wall seconds
+};
+
+// Reads the spec and applies the options (results path, timeout); refuses more than kConfirmAbove
+// settings without --yes. Throws hetlb::Error.
+Spec prepare(const Options& o);
+
+// Indices into spec.settings of the settings without a row (or, with retry, with a timeout/failed
+// row), in the spec's order (longest first).
+std::vector<std::size_t> left_to_run(const Spec& spec, const std::map<std::string, Row>& rows, bool retry);
+
+// Whether a piece's limits (max_runs, budget) allow starting another run.
+class Piece {
+ public:
+  explicit Piece(const Options& o) : o_(o), start_(std::chrono::steady_clock::now()) {}
+  bool may_start(long started) const;
+
+ private:
+  const Options& o_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Records an outcome in the results file and prints a progress line.
+void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total);
+
+// Summary on stdout, ranks CSV and figures as asked (from the results file, by column name).
+void report(const Spec& spec, const Options& o);
+
+// hetlb campaign: runs the settings left on o.jobs local processes. Throws hetlb::Error (one line)
+// on bad input, and when runs failed.
+void run_local(const Options& o);
+
+}  // namespace hetlb::campaign

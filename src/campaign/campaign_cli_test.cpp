@@ -1,0 +1,172 @@
+// hetlb campaign: a tiny matrix run on 2 jobs, resumed, in pieces, with a timeout, in fixed-duration
+// mode; the report read back by column name; figures.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string tmp(const std::string& name) { return std::string(HETLB_BINARY_DIR) + "/campaign_cli_" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int hetlb(const std::string& args, std::string* out = nullptr, std::string* err = nullptr) {
+  // Per test process: ctest -j runs these tests side by side.
+  const std::string id = std::to_string(getpid());
+  const std::string stdout_path = tmp("stdout-" + id + ".txt"), stderr_path = tmp("stderr-" + id + ".txt");
+  const int st = std::system((std::string(HETLB_BINARY_DIR) + "/bin/hetlb campaign " + args + " >" + stdout_path +
+                              " 2>" + stderr_path)
+                                 .c_str());
+  if (out) *out = slurp(stdout_path);
+  if (err) *err = slurp(stderr_path);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+// Rows of a results CSV by column name.
+std::vector<std::map<std::string, std::string>> rows(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::map<std::string, std::string>> out;
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    if (line.back() == ',') cells.push_back("");
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    EXPECT_EQ(cells.size(), header.size()) << line;
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i) row[header[i]] = cells[i];
+    out.push_back(row);
+  }
+  return out;
+}
+
+const char* const kMatrix = R"({"spec_version": "t1", "strategies": ["besteffort:1", "makhoul"],
+  "virtual_load": [false, true], "integer": [true], "platforms": ["cluster"], "nodes": [8], "topologies": ["ring"],
+  "initial": ["single"], "ratios": [1, 0.1], "iterations": 20, "results": ")";
+
+TEST(CampaignCli, RunsTheMatrixResumesAndReports) {
+  const std::string spec = tmp("spec.json"), csv = tmp("results.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << kMatrix << csv << "\"}";
+  std::string out;
+  ASSERT_EQ(hetlb(spec + " -j 2", &out), 0);
+  auto r = rows(csv);
+  ASSERT_EQ(r.size(), 8u);  // 2 strategies x 2 virtual x 2 ratios
+  std::set<std::string> strategies;
+  for (const auto& row : r) {
+    EXPECT_EQ(row.at("spec_version"), "t1");
+    EXPECT_EQ(row.at("status"), "ok");
+    EXPECT_EQ(row.at("converged"), "1");
+    EXPECT_EQ(row.at("iterations"), "20");
+    EXPECT_EQ(row.at("time_limit"), "0");
+    EXPECT_EQ(row.at("min_lb_iter"), "-1");
+    EXPECT_FALSE(row.at("max_convergence_date").empty());
+    EXPECT_FALSE(row.at("computed_load").empty());
+    strategies.insert(row.at("strategy") + " " + row.at("k"));
+  }
+  EXPECT_EQ(strategies, (std::set<std::string>{"besteffort 1", "makhoul 1"}));
+  // Per configuration, per ratio: every variant ranked, wins counted per ratio, paired virtual load.
+  EXPECT_NE(out.find("| makhoul +virtual | 2 | 2 | 0 | 0 | 0 | 0 |"), std::string::npos) << out;
+  EXPECT_NE(out.find("ratio 0.1 wins"), std::string::npos) << out;
+  EXPECT_NE(out.find("Virtual load, paired"), std::string::npos) << out;
+  EXPECT_NE(out.find("Counter-examples"), std::string::npos) << out;
+
+  const std::string svg = tmp("wins.svg"), ranks = tmp("ranks.csv");
+  std::remove(svg.c_str());
+  std::string err;
+  ASSERT_EQ(hetlb(spec + " --plot " + svg + " --ranks " + ranks, &out, &err), 0);  // resumed: nothing to run
+  EXPECT_NE(err.find("8 done"), std::string::npos) << err;
+  EXPECT_EQ(rows(csv).size(), 8u);
+  EXPECT_NE(slurp(svg).find("makhoul"), std::string::npos);  // the wins, drawn
+  EXPECT_NE(slurp(tmp("wins-virtual.svg")).find("with virtual load"), std::string::npos);
+  const auto ranked = rows(ranks);
+  ASSERT_EQ(ranked.size(), 8u);
+  int firsts = 0;
+  for (const auto& row : ranked) firsts += row.at("rank") == "1";
+  EXPECT_GE(firsts, 2);  // one winner (or more, tied) in each of the 2 configurations
+  EXPECT_EQ(hetlb(spec + " --plot " + tmp("chart.pdf")), 1);  // a bad figure name, refused before running
+}
+
+TEST(CampaignCli, RunsInPieces) {
+  const std::string spec = tmp("pieces.json"), csv = tmp("pieces.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << kMatrix << csv << "\"}";
+  std::string err;
+  ASSERT_EQ(hetlb(spec + " -j 2 --max-runs 3", nullptr, &err), 0) << err;
+  EXPECT_EQ(rows(csv).size(), 3u);
+  EXPECT_NE(err.find("5 settings left"), std::string::npos) << err;
+  ASSERT_EQ(hetlb(spec + " -j 2", nullptr, &err), 0) << err;
+  EXPECT_NE(err.find("3 done"), std::string::npos) << err;
+  EXPECT_EQ(rows(csv).size(), 8u);
+}
+
+// Runs over the wall-clock timeout (no balancing: never converged, a long run): killed, recorded as such, not run again unless --retry.
+TEST(CampaignCli, RecordsTimeoutsOnce) {
+  const std::string spec = tmp("slow.json"), csv = tmp("slow.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": 1, "strategies": "none", "virtual_load": false,
+    "integer": false, "platforms": "cluster", "nodes": 16, "topologies": "line", "initial": "single", "ratios": [1, 0.5],
+    "iterations": 1000000, "timeout_seconds": 0.5, "results": ")" << csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec + " -j 2", &out, &err), 0) << err;
+  auto r = rows(csv);
+  ASSERT_EQ(r.size(), 2u);
+  for (const auto& row : r) {
+    EXPECT_EQ(row.at("status"), "timeout");
+    EXPECT_EQ(row.at("wall_seconds"), "0.500");
+    EXPECT_EQ(row.at("converged"), "");
+  }
+  EXPECT_NE(out.find("| none | 2 | 0 | 0 | 2 | 0 | 0 |"), std::string::npos) << out;  // counted as timeouts
+  ASSERT_EQ(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("0 to run"), std::string::npos) << err;
+  ASSERT_EQ(hetlb(spec + " -j 2 --retry --timeout 0.2", &out, &err), 0) << err;
+  EXPECT_NE(err.find("2 to run"), std::string::npos) << err;
+  r = rows(csv);
+  ASSERT_EQ(r.size(), 4u);  // the later rows replace the earlier ones
+  EXPECT_EQ(r[3].at("wall_seconds"), "0.200");
+  EXPECT_NE(out.find("| none | 2 | 0 | 0 | 2 | 0 | 0 |"), std::string::npos) << out;
+}
+
+TEST(CampaignCli, FixedDurationMeasuresComputationAndData) {
+  const std::string spec = tmp("fixed.json"), csv = tmp("fixed.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": 1, "mode": "fixed_duration", "strategies": ["besteffort", "none"],
+    "virtual_load": false, "integer": false, "platforms": "cluster", "nodes": 8, "topologies": "ring",
+    "initial": "single", "ratios": 1, "time_limit_tau": 50, "results": ")"
+                      << csv << "\"}";
+  std::string out;
+  ASSERT_EQ(hetlb(spec + " -j 2", &out), 0);
+  const auto r = rows(csv);
+  ASSERT_EQ(r.size(), 2u);
+  std::map<std::string, double> computed;
+  for (const auto& row : r) {
+    EXPECT_EQ(row.at("converged"), "0");
+    EXPECT_EQ(row.at("time_limit"), "50");  // 50 tau, tau = 1000 units x ratio 1 x 1 ms
+    EXPECT_DOUBLE_EQ(std::stod(row.at("simulated_time")), 50);
+    computed[row.at("strategy")] = std::stod(row.at("computed_load"));
+  }
+  // Balanced, 8 nodes compute; alone, node 0 computes the whole load once per tau x 8.
+  EXPECT_GT(computed["besteffort"], 2 * computed["none"]);
+  EXPECT_NE(out.find("Compared metric: computed_load (highest is best)"), std::string::npos) << out;
+}
+
+}  // namespace

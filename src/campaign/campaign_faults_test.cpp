@@ -1,0 +1,156 @@
+// hetlb campaign under bad input and faults: one clear line, exit 1, the results file untouched;
+// a campaign killed with SIGKILL and restarted; two campaigns on one results file.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+namespace {
+
+std::string tmp(const std::string& name) { return std::string(HETLB_BINARY_DIR) + "/campaign_faults_" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int hetlb(const std::string& args, std::string* err = nullptr) {
+  const std::string path = tmp("stderr-" + std::to_string(getpid()) + ".txt");  // ctest -j: one per test
+  const int st =
+      std::system((std::string(HETLB_BINARY_DIR) + "/bin/hetlb campaign " + args + " >/dev/null 2>" + path).c_str());
+  if (err) *err = slurp(path);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int count_lines(const std::string& text) {
+  int n = 0;
+  for (char c : text) n += c == '\n';
+  return n;
+}
+
+const std::string kBase = R"("strategies": ["besteffort", "makhoul"], "virtual_load": [false, true],
+  "integer": [true], "platforms": ["cluster"], "nodes": [8], "topologies": ["ring"], "initial": ["single"],
+  "ratios": [1], "iterations": 20)";
+
+// A spec refused: exit 1, one line naming the problem, the existing results file unchanged.
+void expect_refused(const std::string& body, const std::string& expected, const std::string& extra = "") {
+  const std::string spec = tmp("bad.json"), csv = tmp("bad.csv");
+  std::ofstream(csv) << "precious\n";
+  std::ofstream(spec) << body;
+  std::string err;
+  EXPECT_EQ(hetlb(spec + " --results " + csv + extra, &err), 1) << body;
+  EXPECT_EQ(count_lines(err), 1) << err;
+  EXPECT_NE(err.find(expected), std::string::npos) << err;
+  EXPECT_EQ(slurp(csv), "precious\n");
+}
+
+TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
+  expect_refused("{\"spec_version\": 1, " + kBase + ", \"colour\": 3}", "unknown key \"colour\"");
+  expect_refused("{\"spec_version\": 1, " + kBase + ", \"seeds\": []}", "\"seeds\" = []; expected a non-empty list");
+  expect_refused(R"({"spec_version": 1, "strategies": ["fastest"]})", "\"strategies\" = \"fastest\"");
+  expect_refused(R"({"spec_version": 1, "topologies": ["star"]})", "\"topologies\" = \"star\"");
+  expect_refused(R"({"spec_version": 1, "nodes": "many"})", "\"nodes\" = \"many\"");
+  expect_refused(R"({"spec_version": 1, "nodes": [12], "topologies": ["hypercube"]})", "power of 2");
+  expect_refused(R"({"spec_version": 1, "mode": "forever"})", "\"mode\" = \"forever\"");
+  expect_refused(R"({"spec_version": 1, "mode": "fixed_duration"})", "positive durations in mode fixed_duration");
+  expect_refused("{" + kBase + "}", "no \"spec_version\"");
+  expect_refused("{not json", "invalid JSON");
+  // The default matrix: 2 x 2 x 2 x 2 x 4 x 3 x 2 x 3 x 4 strategies = 2304 settings, more than 1000.
+  expect_refused(R"({"spec_version": 1})", "2304 settings; expected at most 1000 without --yes");
+  EXPECT_EQ(hetlb(tmp("missing.json")), 1);
+}
+
+TEST(CampaignFaults, RefusesResultsOfAnotherSpecVersion) {
+  const std::string spec = tmp("v2.json"), csv = tmp("v1.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << "{\"spec_version\": \"v1\", " + kBase + ", \"ratios\": [1, 0.5]}";
+  ASSERT_EQ(hetlb(spec + " -j 2 --max-runs 2 --results " + csv), 0);
+  const std::string before = slurp(csv);
+  std::ofstream(spec) << "{\"spec_version\": \"v2\", " + kBase + "}";
+  std::string err;
+  EXPECT_EQ(hetlb(spec + " --results " + csv, &err), 1);
+  EXPECT_EQ(count_lines(err), 1) << err;
+  EXPECT_NE(err.find("written by spec version \"v1\"; expected \"v2\""), std::string::npos) << err;
+  EXPECT_EQ(slurp(csv), before);
+  // A results file without the key columns (another format): refused too.
+  std::ofstream(csv) << "strategy,k,converged\nmakhoul,1,1\n";
+  EXPECT_EQ(hetlb(spec + " --results " + csv, &err), 1);
+  EXPECT_NE(err.find("no column \"spec_version\""), std::string::npos) << err;
+  EXPECT_EQ(slurp(csv), "strategy,k,converged\nmakhoul,1,1\n");
+}
+
+TEST(CampaignFaults, TwoCampaignsOnOneResultsFileAreRefused) {
+  const std::string spec = tmp("lock.json"), csv = tmp("lock.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + "}";
+  const int fd = open(csv.c_str(), O_RDWR | O_CREAT, 0644);  // another campaign holds the lock
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
+  std::string err;
+  EXPECT_EQ(hetlb(spec + " --results " + csv, &err), 1);
+  EXPECT_NE(err.find("in use by another campaign"), std::string::npos) << err;
+  EXPECT_EQ(slurp(csv), "");
+  close(fd);
+  EXPECT_EQ(hetlb(spec + " -j 2 --results " + csv), 0);  // the lock gone, it runs
+  EXPECT_EQ(count_lines(slurp(csv)), 5);
+}
+
+// SIGKILL in the middle, then a restart: no row lost but those in progress, no cut or duplicate row.
+TEST(CampaignFaults, KilledCampaignRestartsWithoutLosingOrCuttingRows) {
+  const std::string spec = tmp("kill.json"), csv = tmp("kill.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + ", \"ratios\": [1, 0.5, 0.25], \"iterations\": 200}";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    const std::string exe = std::string(HETLB_BINARY_DIR) + "/bin/hetlb";
+    execl(exe.c_str(), "hetlb", "campaign", spec.c_str(), "-j", "2", "--results", csv.c_str(), nullptr);
+    _exit(127);
+  }
+  // Wait for two rows, then kill.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (count_lines(slurp(csv)) < 3 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const std::string after_kill = slurp(csv);
+  ASSERT_GE(count_lines(after_kill), 3);
+  ASSERT_EQ(after_kill.back(), '\n');
+  // A row cut by a kill during its write (simulated): dropped at the restart.
+  std::ofstream(csv, std::ios::app) << "1,convergence,makhoul,1,tr";
+  std::string err;
+  ASSERT_EQ(hetlb(spec + " -j 2 --results " + csv, &err), 0) << err;
+  EXPECT_NE(err.find("dropped a cut last row"), std::string::npos) << err;
+  const std::string text = slurp(csv);
+  EXPECT_EQ(text.rfind(after_kill, 0), 0u);  // the rows before the kill, kept as they were
+  std::istringstream in(text);
+  std::set<std::string> keys;
+  int n = 0;
+  for (std::string line; std::getline(in, line); ++n) {
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), 33) << line;  // 18 key + 16 metric columns
+    if (n > 0) {
+      EXPECT_TRUE(keys.insert(line.substr(0, line.find(",ok,"))).second) << line;
+    }
+  }
+  EXPECT_EQ(n, 1 + 12);  // header + 2 strategies x 2 virtual x 3 ratios, each once
+}
+
+}  // namespace

@@ -1,0 +1,162 @@
+// hetlb-campaign under mpirun on 4 ranks gives the rows of `hetlb campaign -j 2` on the same spec
+// (every column but the wall time), in two pieces (resumed); a bad spec stops every rank in one line.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+#include <cstdio>
+#include <cstdlib>
+#include <stdlib.h>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const std::string kBin = std::string(HETLB_BINARY_DIR) + "/bin/";
+const std::string kMpirun = std::string(HETLB_MPIEXEC) + " --allow-run-as-root --oversubscribe -np 4 ";
+
+std::string tmp(const std::string& name) { return std::string(HETLB_BINARY_DIR) + "/campaign_mpi_" + name; }
+
+// In sanitizer builds: Open MPI keeps runtime allocations past MPI_Finalize (as for every MPI test).
+const bool kNoLeakCheck = setenv("ASAN_OPTIONS", "detect_leaks=0", 1) == 0;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int run(const std::string& command, std::string* err = nullptr) {
+  // One stderr file per test process: ctest -j runs these tests side by side.
+  const std::string path = tmp("stderr-" + std::to_string(getpid()) + ".txt");
+  const int st = std::system((command + " >/dev/null 2>" + path).c_str());
+  if (err) *err = slurp(path);
+  std::remove(path.c_str());
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+// Rows of a results file without the wall_seconds column, sorted.
+std::vector<std::string> rows_without_wall_time(const std::string& path) {
+  std::istringstream in(slurp(path));
+  std::vector<std::string> rows;
+  std::size_t wall = 0;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1)
+      cells.push_back(line.substr(start, comma - start));
+    cells.push_back(line.substr(start));
+    if (rows.empty() && wall == 0) {
+      wall = static_cast<std::size_t>(std::find(cells.begin(), cells.end(), "wall_seconds") - cells.begin());
+      EXPECT_LT(wall, cells.size());
+    }
+    if (wall < cells.size()) cells.erase(cells.begin() + static_cast<long>(wall));
+    std::string row;
+    for (const auto& c : cells) row += c + ",";
+    rows.push_back(row);
+  }
+  std::sort(rows.begin() + (rows.empty() ? 0 : 1), rows.end());
+  return rows;
+}
+
+TEST(CampaignMpi, FourRanksGiveTheRowsOfTwoLocalJobs) {
+  ASSERT_TRUE(kNoLeakCheck);
+  const std::string spec = tmp("spec.json"), local = tmp("local.csv"), mpi = tmp("mpi.csv");
+  std::remove(local.c_str());
+  std::remove(mpi.c_str());
+  std::ofstream(spec) << R"({"spec_version": "m1", "strategies": ["besteffort:1", "besteffort:2", "makhoul"],
+    "virtual_load": [false, true], "integer": [false], "platforms": ["cluster"], "nodes": [8, 16],
+    "topologies": ["ring"], "initial": ["random"], "seeds": [1, 2], "ratios": [1], "iterations": 20})";
+  ASSERT_EQ(run(kBin + "hetlb campaign " + spec + " -j 2 --results " + local), 0);
+  std::string err;
+  ASSERT_EQ(run(kMpirun + kBin + "hetlb-campaign " + spec + " --results " + mpi + " --max-runs 5", &err), 0) << err;
+  EXPECT_NE(err.find("on 3 worker ranks"), std::string::npos) << err;
+  EXPECT_EQ(rows_without_wall_time(mpi).size(), 1u + 5u);  // a piece of 5 runs
+  ASSERT_EQ(run(kMpirun + kBin + "hetlb-campaign " + spec + " --results " + mpi, &err), 0) << err;
+  EXPECT_NE(err.find("5 done"), std::string::npos) << err;  // resumed
+  const auto a = rows_without_wall_time(local), b = rows_without_wall_time(mpi);
+  EXPECT_EQ(a.size(), 1u + 24u);
+  EXPECT_EQ(a, b);
+  // Longest runs first: the 16-node settings are handed out before the 8-node ones.
+  std::istringstream in(slurp(mpi));
+  std::string header, first;
+  std::getline(in, header);
+  std::getline(in, first);
+  EXPECT_NE(first.find(",16,ring,"), std::string::npos) << first;
+}
+
+TEST(CampaignMpi, BadSpecStopsEveryRankInOneLine) {
+  const std::string spec = tmp("bad.json"), csv = tmp("bad.csv");
+  std::ofstream(csv) << "precious\n";
+  std::ofstream(spec) << R"({"spec_version": 1, "nodes": [16], "colour": "blue"})";
+  std::string err;
+  EXPECT_NE(run(kMpirun + kBin + "hetlb-campaign " + spec + " --results " + csv, &err), 0);
+  EXPECT_NE(err.find("hetlb-campaign: error: campaign \"" + spec + "\": unknown key \"colour\""), std::string::npos)
+      << err;
+  EXPECT_EQ(slurp(csv), "precious\n");
+}
+
+// The process of `rank` running hetlb-campaign on `spec` (by its command line and environment).
+pid_t rank_process(const std::string& spec, int rank) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = slurp(entry.path() / "cmdline"), environ = slurp(entry.path() / "environ");
+    for (char& c : cmdline)
+      if (c == '\0') c = ' ';
+    if (cmdline.find("hetlb-campaign " + spec) == std::string::npos) continue;
+    if (environ.find(std::string("OMPI_COMM_WORLD_RANK=") + std::to_string(rank) + '\0') != std::string::npos)
+      return static_cast<pid_t>(std::stol(name));
+  }
+  return 0;
+}
+
+// A worker rank killed under mpirun --enable-recovery: the others finish the queue, only its run in
+// progress is missing, and the same command completes the file.
+TEST(CampaignMpi, DeadRankLosesOnlyItsRunInProgress) {
+  const std::string spec = tmp("death.json"), csv = tmp("death.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": "d1", "strategies": ["besteffort:1", "makhoul"],
+    "virtual_load": [false, true], "integer": [false], "platforms": ["cluster"], "nodes": [16],
+    "topologies": ["ring"], "initial": ["random"], "seeds": [1, 2, 3], "ratios": [1], "iterations": 200})";
+  const std::string mpirun = std::string(HETLB_MPIEXEC) + " --allow-run-as-root --oversubscribe --enable-recovery -np 4 " +
+                             kBin + "hetlb-campaign " + spec + " --results " + csv + " --heartbeat 0.2";
+  const pid_t job = fork();
+  ASSERT_GE(job, 0);
+  if (job == 0) {
+    execl("/bin/sh", "sh", "-c", (mpirun + " >/dev/null 2>" + tmp("death.err")).c_str(), nullptr);
+    _exit(127);
+  }
+  pid_t victim = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::string text = slurp(csv);
+    if (std::count(text.begin(), text.end(), '\n') >= 2 && (victim = rank_process(spec, 2)) > 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_GT(victim, 0);
+  kill(victim, SIGKILL);
+  int status = 0;
+  waitpid(job, &status, 0);
+  const std::string err = slurp(tmp("death.err"));
+  EXPECT_TRUE(WIFEXITED(status)) << status;  // the job ended (its exit status is mpirun's choice under recovery)
+  EXPECT_NE(err.find("rank 2 silent"), std::string::npos) << err;
+  EXPECT_NE(err.find("1 worker ranks lost with their runs in progress"), std::string::npos) << err;
+  const auto after = rows_without_wall_time(csv);
+  EXPECT_GE(after.size(), 1u + 12u - 1u);  // at most the dead rank's run in progress is missing
+  EXPECT_LT(after.size(), 1u + 12u + 1u);
+  ASSERT_EQ(run(kMpirun + kBin + "hetlb-campaign " + spec + " --results " + csv), 0);
+  EXPECT_EQ(rows_without_wall_time(csv).size(), 1u + 12u);
+}
+
+}  // namespace

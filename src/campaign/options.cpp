@@ -1,0 +1,30 @@
+// Command-line options shared by `hetlb campaign` and `hetlb-campaign`.
+#include "options.hpp"
+
+#include <fmt/format.h>
+
+namespace hetlb::campaign {
+
+void add_options(CLI::App& app, Options& o) {
+  app.add_option("spec", o.spec,
+                 "campaign JSON: spec_version, mode (convergence, fixed_duration, short), lists strategies, "
+                 "virtual_load, integer, estimates, platforms, nodes, topologies, initial, ratios, seeds, "
+                 "load_per_node, iterations, time_limit or time_limit_tau, min_comp_iter, min_lb_iter; "
+                 "timeout_seconds; results (docs/simulation.md)")
+      ->required();
+  app.add_option("--results", o.results, "results CSV (default: the spec's \"results\", else SPEC.json.csv)");
+  app.add_option("--timeout", o.timeout, "wall seconds per run, then recorded as timeout (default: the spec's)");
+  app.add_flag("--yes", o.yes, fmt::format("run more than {} settings", kConfirmAbove));
+  app.add_flag("--retry", o.retry, "rerun the settings recorded as timeout or failed");
+  app.add_option("--max-runs", o.max_runs,
+                 "start at most this many runs (0: all), then stop: a piece; run again to resume")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--budget", o.budget,
+                 "start no run after this many wall seconds (0: no limit): a piece; run again to resume")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--report", o.report_only, "run nothing: the summary (and --ranks, --plot) of the results so far");
+  app.add_option("--ranks", o.ranks, "write every configuration's ranking (CSV)");
+  app.add_option("--plot", o.plot, "figures FILE, FILE-virtual, FILE-k (.png or .svg): wins per ratio, paired effects");
+}
+
+}  // namespace hetlb::campaign

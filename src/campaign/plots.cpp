@@ -1,0 +1,105 @@
+// Figures of a campaign's comparison (gnuplot): wins per variant and ratio; paired runs without and
+// with virtual load; best effort's smallest k against larger ones (one point per configuration).
+#include "plots.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "hetlb/plot/gnuplot.hpp"
+
+namespace hetlb::campaign {
+
+namespace {
+using plot::quote;
+
+void wins_chart(const Comparison& c, const std::string& path) {
+  std::string s = "set terminal " + plot::terminal_for(path, 1100, 600) + "\n";
+  s += "set output " + std::string(plot::kOutputPlaceholder) + "\n$data << EOD\nvariant";
+  for (const auto& r : c.ratios) s += " " + quote("ratio " + r);
+  s += "\n";
+  for (const auto& v : c.variants) {
+    s += quote(v);
+    for (const auto& r : c.ratios) {
+      int wins = 0;
+      for (const auto& conf : c.configurations)
+        if (conf.complete && conf.ratio == r)
+          for (const auto& e : conf.entries) wins += e.variant == v && e.valid && e.rank == 1;
+      s += fmt::format(" {}", wins);
+    }
+    s += "\n";
+  }
+  s += "EOD\n";
+  s += "set title " + quote(fmt::format("Configurations won ({} {}), per ratio", c.metric,
+                                        c.lower_is_better ? "lowest" : "highest")) + " noenhanced\n";
+  s += "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+       "set grid ytics\nset yrange [0:*]\nset key top right noenhanced\nset xtics rotate by -25 noenhanced\n"
+       "set ylabel 'configurations won'\n";
+  s += "plot";
+  for (std::size_t i = 0; i < c.ratios.size(); ++i)
+    s += fmt::format("{} $data using {}:xtic(1) title columnheader({})", i ? "," : "", i + 2, i + 2);
+  s += "\n";
+  plot::render(s, path);
+}
+
+// x: a's value, y: b's value, one point per pair where both are valid; the diagonal for reference.
+void paired_chart(const std::vector<Pair>& pairs, const std::string& x_label,
+                  const std::string& y_label, const std::string& title, const std::string& path) {
+  std::string s = "set terminal " + plot::terminal_for(path, 900, 750) + "\n";
+  s += "set output " + std::string(plot::kOutputPlaceholder) + "\n";
+  std::vector<std::string> groups;
+  for (const auto& p : pairs)
+    if (std::find(groups.begin(), groups.end(), p.group + " ratio " + p.ratio) == groups.end())
+      groups.push_back(p.group + " ratio " + p.ratio);
+  double lo = INFINITY, hi = 0;
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    s += fmt::format("$g{} << EOD\n", gi);
+    for (const auto& p : pairs)
+      if (p.group + " ratio " + p.ratio == groups[gi] && p.a_ok && p.b_ok && p.a > 0 && p.b > 0) {
+        s += fmt::format("{:.9g} {:.9g}\n", p.a, p.b);
+        lo = std::min({lo, p.a, p.b});
+        hi = std::max({hi, p.a, p.b});
+      }
+    s += "EOD\n";
+  }
+  if (!(hi > 0)) lo = 1, hi = 10;
+  s += "set title " + quote(title) + " noenhanced\nset xlabel " + quote(x_label) + " noenhanced\nset ylabel " +
+       quote(y_label) + " noenhanced\n";
+  s += fmt::format("set logscale xy\nset grid\nset key outside right noenhanced\nset xrange [{0:.9g}:{1:.9g}]\n"
+                   "set yrange [{0:.9g}:{1:.9g}]\n",
+                   lo / 1.5, hi * 1.5);
+  s += "plot x title 'equal' lc rgb '#999999'";
+  for (std::size_t gi = 0; gi < groups.size(); ++gi)
+    s += fmt::format(", $g{} using 1:2 with points pt {} title {}", gi, 4 + 2 * (gi % 5), quote(groups[gi]));
+  s += "\n";
+  plot::render(s, path);
+}
+
+std::string sibling(const std::string& path, const std::string& suffix) {
+  const std::filesystem::path p(path);
+  return (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string();
+}
+}  // namespace
+
+std::vector<std::string> plot_paths(const std::string& path) {
+  return {path, sibling(path, "-virtual"), sibling(path, "-k")};
+}
+
+void plot_comparison(const Comparison& c, const std::string& path) {
+  const auto paths = plot_paths(path);
+  wins_chart(c, paths[0]);
+  const std::string what = c.lower_is_better ? "convergence date (s)" : "load computed";
+  const auto vp = virtual_pairs(c);
+  if (!vp.empty())
+    paired_chart(vp, what + " without virtual load", what + " with virtual load",
+                 "Virtual load, paired runs (below the diagonal: " +
+                     std::string(c.lower_is_better ? "faster" : "less computed") + " with)",
+                 paths[1]);
+  const auto kp = k_pairs(c);
+  if (!kp.empty())
+    paired_chart(kp, what + ", smallest k", what + ", larger k", "Best effort's k, paired runs", paths[2]);
+}
+
+}  // namespace hetlb::campaign

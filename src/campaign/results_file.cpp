@@ -1,0 +1,201 @@
+// Results CSV: header of column names, rows read by name, exclusive lock (flock, released by the
+// kernel when the process dies), single-write appends and the repair of a row cut by a kill.
+#include "results_file.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "hetlb/error.hpp"
+
+namespace hetlb::campaign {
+
+const std::vector<std::string> kMetricColumns = {
+    "status", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date", "max_convergence_date",
+    "data_transfer_amount", "computed_load", "load_spread_percent", "ctrl_messages", "data_messages",
+    "simulated_time", "tau", "streaks_computed", "wall_seconds", "error"};
+
+const std::string& Row::at(const std::string& column) const {
+  static const std::string empty;
+  const auto it = cells.find(column);
+  return it == cells.end() ? empty : it->second;
+}
+
+double Row::number(const std::string& column) const {
+  const std::string& s = at(column);
+  if (s.empty()) return std::numeric_limits<double>::quiet_NaN();
+  try {
+    return std::stod(s);
+  } catch (const std::exception&) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+namespace {
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> f;
+  std::size_t start = 0;
+  for (;;) {
+    const auto comma = line.find(',', start);
+    f.push_back(line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return f;
+    start = comma + 1;
+  }
+}
+
+// Complete lines of `text` (a last line without its newline was cut by a kill: ignored).
+std::vector<std::string> complete_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+    lines.push_back(text.substr(start, nl - start));
+  return lines;
+}
+
+// Parses `text`; the header is returned in `header` (empty for an empty file).
+std::map<std::string, Row> parse(const std::string& path, const std::string& text, const std::string& version,
+                                 std::vector<std::string>& header) {
+  std::map<std::string, Row> rows;
+  const auto lines = complete_lines(text);
+  header.clear();
+  if (lines.empty()) return rows;
+  header = split(lines[0]);
+  for (const auto& column : kKeyColumns)
+    if (std::find(header.begin(), header.end(), column) == header.end())
+      throw Error(fmt::format("results \"{}\": no column \"{}\"; expected a results file of hetlb campaign "
+                              "(a file of an older format: use another results file)",
+                              path, column));
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto cells = split(lines[i]);
+    if (cells.size() != header.size())
+      throw Error(fmt::format("results \"{}\": line {} has {} cells; expected {} as in the header", path, i + 1,
+                              cells.size(), header.size()));
+    Row row;
+    for (std::size_t c = 0; c < header.size(); ++c) row.cells[header[c]] = cells[c];
+    if (row.at("spec_version") != version)
+      throw Error(fmt::format("results \"{}\": line {} written by spec version \"{}\"; expected \"{}\" (the spec's "
+                              "version: use another results file)",
+                              path, i + 1, row.at("spec_version"), version));
+    std::vector<std::string> key;
+    for (const auto& column : kKeyColumns) key.push_back(row.at(column));
+    rows[join_key(key)] = std::move(row);
+  }
+  return rows;
+}
+
+std::string read_all(int fd) {
+  std::string text;
+  char buf[65536];
+  for (ssize_t got; (got = pread(fd, buf, sizeof buf, static_cast<off_t>(text.size()))) > 0;)
+    text.append(buf, static_cast<std::size_t>(got));
+  return text;
+}
+
+void write_all(int fd, const std::string& s, const std::string& path) {
+  const char* p = s.data();
+  for (std::size_t left = s.size(); left > 0;) {
+    const ssize_t w = write(fd, p, left);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) throw Error(fmt::format("results \"{}\": cannot write ({})", path, std::strerror(errno)));
+    p += w;
+    left -= static_cast<std::size_t>(w);
+  }
+}
+
+std::string cell(const nlohmann::json& v) {
+  if (v.is_null()) return "";
+  if (v.is_boolean()) return v.get<bool>() ? "1" : "0";
+  if (v.is_number_float()) return fmt::format("{}", v.get<double>());
+  if (v.is_string()) return v.get<std::string>();
+  return v.dump();
+}
+}  // namespace
+
+std::map<std::string, Row> read_results(const std::string& path, const std::string& spec_version) {
+  std::ifstream in(path);
+  if (!in) return {};
+  std::stringstream s;
+  s << in.rdbuf();
+  std::vector<std::string> header;
+  return parse(path, s.str(), spec_version, header);
+}
+
+ResultsFile::ResultsFile(const std::string& path, const std::string& spec_version) : path_(path) {
+  fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw Error(fmt::format("results \"{}\": cannot open ({}); expected a writable path", path, std::strerror(errno)));
+  if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    close(fd_);
+    throw Error(fmt::format("results \"{}\": in use by another campaign (locked); expected one campaign per "
+                            "results file",
+                            path));
+  }
+  try {
+    const std::string text = read_all(fd_);
+    rows_ = parse(path, text, spec_version, header_);
+    const auto end = text.rfind('\n');
+    const std::size_t complete = end == std::string::npos ? 0 : end + 1;
+    if (complete < text.size()) {  // a row cut by a kill: dropped
+      if (ftruncate(fd_, static_cast<off_t>(complete)) != 0)
+        throw Error(fmt::format("results \"{}\": cannot drop a cut last row ({})", path, std::strerror(errno)));
+      fmt::print(stderr, "hetlb campaign: results \"{}\": dropped a cut last row ({} bytes)\n", path,
+                 text.size() - complete);
+    }
+    if (header_.empty()) {
+      header_ = kKeyColumns;
+      header_.insert(header_.end(), kMetricColumns.begin(), kMetricColumns.end());
+      write_all(fd_, join_key(header_) + "\n", path);
+    }
+  } catch (...) {
+    close(fd_);
+    throw;
+  }
+}
+
+ResultsFile::~ResultsFile() {
+  if (fd_ >= 0) close(fd_);
+}
+
+void ResultsFile::append(const Setting& setting, const std::vector<std::string>& metrics) {
+  Row row;
+  for (std::size_t i = 0; i < kKeyColumns.size(); ++i) row.cells[kKeyColumns[i]] = setting.values[i];
+  for (std::size_t i = 0; i < kMetricColumns.size(); ++i) row.cells[kMetricColumns[i]] = metrics.at(i);
+  std::vector<std::string> cells;
+  for (const auto& column : header_) cells.push_back(row.at(column));
+  write_all(fd_, join_key(cells) + "\n", path_);
+  rows_[setting.key] = std::move(row);
+}
+
+std::vector<std::string> metric_cells(const std::string& status, const nlohmann::json& result, double wall_seconds,
+                                      const std::string& error) {
+  std::string message = error;
+  for (char& c : message)
+    if (c == ',' || c == '\n' || c == '\r' || c == '"') c = c == ',' ? ';' : ' ';
+  std::vector<std::string> cells;
+  for (const auto& column : kMetricColumns) {
+    if (column == "status")
+      cells.push_back(status);
+    else if (column == "wall_seconds")
+      cells.push_back(fmt::format("{:.3f}", wall_seconds));
+    else if (column == "error")
+      cells.push_back(message);
+    else if (status == "ok" && result.contains(column))
+      cells.push_back(cell(result.at(column)));
+    else
+      cells.push_back("");
+  }
+  return cells;
+}
+
+}  // namespace hetlb::campaign

@@ -1,0 +1,55 @@
+// The results CSV of a campaign: one row per run, keyed by every parameter (spec.hpp's key columns)
+// and read by column name. One campaign at a time (an exclusive lock held while it runs); each row is
+// appended with a single write, and a row cut by a kill is dropped when the file is next opened.
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "spec.hpp"
+
+namespace hetlb::campaign {
+
+// Metric columns after the key columns. status: ok, timeout or failed.
+extern const std::vector<std::string> kMetricColumns;
+
+// One row read by column name.
+struct Row {
+  std::map<std::string, std::string> cells;
+  const std::string& at(const std::string& column) const;
+  double number(const std::string& column) const;  // NaN when empty
+};
+
+// Rows of a results file by key (a later row of the same key replaces an earlier one). Throws
+// hetlb::Error when a key column is missing or a row belongs to another spec version. A missing file
+// has no rows.
+std::map<std::string, Row> read_results(const std::string& path, const std::string& spec_version);
+
+// The results file of a running campaign: locked, checked, repaired, appended to.
+class ResultsFile {
+ public:
+  // Refuses (hetlb::Error, file untouched) a file locked by another campaign, one without the key
+  // columns, or one written by another spec version.
+  ResultsFile(const std::string& path, const std::string& spec_version);
+  ~ResultsFile();
+  ResultsFile(const ResultsFile&) = delete;
+  ResultsFile& operator=(const ResultsFile&) = delete;
+
+  const std::map<std::string, Row>& rows() const { return rows_; }
+  // Appends the row of `setting` (one write of the whole line).
+  void append(const Setting& setting, const std::vector<std::string>& metrics);
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::vector<std::string> header_;
+  std::map<std::string, Row> rows_;
+};
+
+// Metric cells of a run: from the simulator's JSON when status is "ok".
+std::vector<std::string> metric_cells(const std::string& status, const nlohmann::json& result, double wall_seconds,
+                                      const std::string& error);
+
+}  // namespace hetlb::campaign

@@ -1,0 +1,165 @@
+// Child processes of a campaign: fork + exec of `hetlb simulate diffusion`, output in temporary
+// files, a parent-death signal so that a killed campaign leaves no orphan simulation behind.
+#include "runner.hpp"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "hetlb/error.hpp"
+
+namespace hetlb::campaign {
+
+namespace {
+std::string temp_file() {
+  const char* dir = std::getenv("TMPDIR");
+  std::string path = std::string(dir && *dir ? dir : "/tmp") + "/hetlb-campaign-XXXXXX";
+  const int fd = mkstemp(path.data());
+  if (fd < 0) throw Error("campaign: cannot create a temporary file; expected a writable TMPDIR");
+  close(fd);
+  return path;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The last "hetlb: error:" line of a run's stderr.
+std::string error_line(const std::string& err) {
+  const auto last = err.rfind("hetlb: error:");
+  if (last == std::string::npos) return "";
+  return err.substr(last, err.find('\n', last) - last);
+}
+}  // namespace
+
+std::string hetlb_beside_self() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw Error("campaign: cannot locate the running executable (/proc/self/exe)");
+  return (self.parent_path() / "hetlb").string();
+}
+
+Runner::Runner(std::string hetlb, double timeout) : hetlb_(std::move(hetlb)), timeout_(timeout) {}
+
+Runner::~Runner() {
+  for (Child& c : children_) {
+    kill(c.pid, SIGKILL);
+    waitpid(c.pid, nullptr, 0);
+    std::remove(c.out.c_str());
+    std::remove(c.err.c_str());
+  }
+}
+
+void Runner::start(std::size_t id, const std::vector<std::string>& args) {
+  Child c{0, id, temp_file(), temp_file(), std::chrono::steady_clock::now()};
+  std::vector<std::string> argv{hetlb_, "simulate", "diffusion"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const pid_t parent = getpid();
+  c.pid = fork();
+  if (c.pid < 0) throw Error("campaign: fork failed");
+  if (c.pid == 0) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    if (!std::freopen(c.out.c_str(), "w", stdout) || !std::freopen(c.err.c_str(), "w", stderr)) _exit(127);
+    std::vector<char*> cargv;
+    for (auto& a : argv) cargv.push_back(a.data());
+    cargv.push_back(nullptr);
+    execv(hetlb_.c_str(), cargv.data());
+    std::fprintf(stderr, "hetlb: error: campaign: cannot run %s\n", hetlb_.c_str());
+    _exit(127);
+  }
+  children_.push_back(std::move(c));
+}
+
+Outcome Runner::collect(const Child& c, int status) {
+  Outcome o;
+  o.id = c.id;
+  o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
+  const std::string out = slurp(c.out), err = slurp(c.err);
+  std::remove(c.out.c_str());
+  std::remove(c.err.c_str());
+  if (c.killed) {
+    o.status = "timeout";
+    o.wall_seconds = timeout_;
+    o.error = fmt::format("over the {} s timeout", timeout_);
+    return o;
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    try {
+      o.result = nlohmann::json::parse(out);
+      o.status = "ok";
+      return o;
+    } catch (const std::exception&) {
+      o.error = "unreadable simulator output";
+    }
+  }
+  o.status = "failed";
+  if (o.error.empty()) o.error = error_line(err);
+  if (o.error.empty())
+    o.error = WIFSIGNALED(status) ? fmt::format("killed by signal {}", WTERMSIG(status))
+                                  : fmt::format("exit status {}", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  return o;
+}
+
+std::vector<Outcome> Runner::wait_for(double seconds) {
+  std::vector<Outcome> ended;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (ended.empty() && !children_.empty() && (seconds < 0 || std::chrono::steady_clock::now() < until)) {
+    for (auto it = children_.begin(); it != children_.end();) {
+      int status = 0;
+      const pid_t got = waitpid(it->pid, &status, WNOHANG);
+      if (got == it->pid) {
+        ended.push_back(collect(*it, status));
+        it = children_.erase(it);
+        continue;
+      }
+      const double age = std::chrono::duration<double>(std::chrono::steady_clock::now() - it->start).count();
+      if (timeout_ > 0 && age > timeout_ && !it->killed) {
+        kill(it->pid, SIGKILL);
+        it->killed = true;
+      }
+      ++it;
+    }
+    if (ended.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return ended;
+}
+
+// Fields separated by the ASCII unit separator (never in the simulator's output).
+std::string encode(const Outcome& o) {
+  return fmt::format("{}\x1f{}\x1f{:.17g}\x1f{}\x1f{}", o.id, o.status, o.wall_seconds, o.error,
+                     o.status == "ok" ? o.result.dump() : "");
+}
+
+Outcome decode(const std::string& text) {
+  std::vector<std::string> f;
+  std::size_t start = 0;
+  for (int i = 0; i < 4; ++i) {
+    const auto sep = text.find('\x1f', start);
+    if (sep == std::string::npos) throw Error("campaign: malformed outcome message");
+    f.push_back(text.substr(start, sep - start));
+    start = sep + 1;
+  }
+  Outcome o;
+  o.id = std::stoull(f[0]);
+  o.status = f[1];
+  o.wall_seconds = std::stod(f[2]);
+  o.error = f[3];
+  if (o.status == "ok") o.result = nlohmann::json::parse(text.substr(start));
+  return o;
+}
+
+}  // namespace hetlb::campaign

@@ -1,0 +1,60 @@
+// Runs `hetlb simulate diffusion` processes (one SimGrid engine per process) with a wall-clock
+// timeout each: a run over it is killed and reported as "timeout". Children die with their parent
+// (a campaign killed loses only its runs in progress).
+#pragma once
+#include <sys/types.h>
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace hetlb::campaign {
+
+struct Outcome {
+  std::size_t id = 0;
+  std::string status;   // ok, timeout or failed
+  nlohmann::json result;  // the simulator's JSON when ok
+  std::string error;    // the simulator's error line when failed
+  double wall_seconds = 0;
+};
+
+class Runner {
+ public:
+  // `hetlb`: the hetlb executable; `timeout`: wall seconds per run (0: none).
+  Runner(std::string hetlb, double timeout);
+  ~Runner();  // kills the runs still in progress
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  void start(std::size_t id, const std::vector<std::string>& args);
+  std::size_t running() const { return children_.size(); }
+  // Waits until at least one run ends (killing runs past their timeout); returns the ended runs.
+  std::vector<Outcome> wait() { return wait_for(-1); }
+  // The same, giving up after `seconds` (< 0: never) with no outcome.
+  std::vector<Outcome> wait_for(double seconds);
+
+ private:
+  struct Child {
+    pid_t pid;
+    std::size_t id;
+    std::string out, err;
+    std::chrono::steady_clock::time_point start;
+    bool killed = false;
+  };
+  Outcome collect(const Child& c, int status);
+  std::string hetlb_;
+  double timeout_;
+  std::vector<Child> children_;
+};
+
+// The hetlb executable beside the running one (hetlb-campaign and hetlb are installed together).
+std::string hetlb_beside_self();
+
+// Serialises an outcome into one string (to send it between MPI ranks), and back.
+std::string encode(const Outcome& o);
+Outcome decode(const std::string& text);
+
+}  // namespace hetlb::campaign

@@ -1,0 +1,251 @@
+// Campaign spec: strict reading (unknown keys, unknown values and empty lists are refused) and the
+// expansion of its lists into settings, each keyed by every parameter of the run.
+#include "spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "hetlb/diffusion/topology.hpp"
+#include "hetlb/error.hpp"
+
+namespace hetlb::campaign {
+
+const std::vector<std::string> kKeyColumns = {
+    "spec_version", "mode", "strategy", "k", "virtual_load", "integer", "estimates", "platform", "nodes", "topology",
+    "initial", "ratio", "seed", "load_per_node", "iterations", "time_limit", "min_comp_iter", "min_lb_iter"};
+
+std::string Setting::value(const std::string& column) const {
+  for (std::size_t i = 0; i < kKeyColumns.size(); ++i)
+    if (kKeyColumns[i] == column) return values[i];
+  throw Error(fmt::format("campaign: no key column \"{}\"", column));
+}
+
+std::string join_key(const std::vector<std::string>& values) {
+  std::string key;
+  for (std::size_t i = 0; i < values.size(); ++i) key += (i ? "," : "") + values[i];
+  return key;
+}
+
+namespace {
+using nlohmann::json;
+
+const std::set<std::string> kSpecKeys = {
+    "spec_version", "description", "results", "mode", "strategies", "virtual_load", "integer", "estimates",
+    "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
+    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds"};
+
+struct Reader {
+  const std::string& path;
+  const json& spec;
+
+  [[noreturn]] void fail(const std::string& key, const json& value, const std::string& expected) const {
+    throw Error(fmt::format("campaign \"{}\": \"{}\" = {}; expected {}", path, key, value.dump(), expected));
+  }
+
+  // A list (or a single value) of T, never empty; `fallback` when the key is absent.
+  template <class T>
+  std::vector<T> list(const std::string& key, std::vector<T> fallback, const std::string& expected) const {
+    if (!spec.contains(key)) return fallback;
+    const json& v = spec.at(key);
+    std::vector<T> out;
+    try {
+      out = v.is_array() ? v.get<std::vector<T>>() : std::vector<T>{v.get<T>()};
+    } catch (const std::exception&) {
+      fail(key, v, "a non-empty list of " + expected);
+    }
+    if (out.empty()) fail(key, v, "a non-empty list of " + expected);
+    return out;
+  }
+
+  template <class T, class Check>
+  std::vector<T> checked(const std::string& key, std::vector<T> fallback, const std::string& expected,
+                         Check ok) const {
+    auto out = list<T>(key, fallback, expected);
+    for (const T& x : out)
+      if (!ok(x)) fail(key, json(x), expected);
+    return out;
+  }
+};
+
+// A file named in the spec; its name becomes a CSV cell, so no commas, quotes or line breaks.
+bool is_file(const std::string& s) {
+  return s.find_first_of(",\"\n\r") == std::string::npos && std::filesystem::is_regular_file(s);
+}
+
+std::string num(double x) { return fmt::format("{}", x); }
+
+std::string read_version(const Reader& r) {
+  if (!r.spec.contains("spec_version"))
+    throw Error(fmt::format("campaign \"{}\": no \"spec_version\"; expected a version string recorded in every "
+                            "results row (change it when the runs' meaning changes)",
+                            r.path));
+  const json& v = r.spec.at("spec_version");
+  std::string s = v.is_string() ? v.get<std::string>() : v.is_number_integer() ? v.dump() : std::string();
+  if (s.empty() || s.find_first_of(",\n\r\"") != std::string::npos)
+    r.fail("spec_version", v, "a non-empty string without commas, quotes or newlines");
+  return s;
+}
+}  // namespace
+
+Spec read_spec(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("campaign \"{}\": no such file; expected a JSON specification", path));
+  json spec;
+  try {
+    spec = json::parse(in);
+  } catch (const std::exception& e) {
+    throw Error(fmt::format("campaign \"{}\": invalid JSON ({}); expected an object", path, e.what()));
+  }
+  if (!spec.is_object()) throw Error(fmt::format("campaign \"{}\": expected a JSON object", path));
+  for (const auto& [key, value] : spec.items())
+    if (!kSpecKeys.count(key)) {
+      std::string known;
+      for (const auto& k : kSpecKeys) known += (known.empty() ? "" : ", ") + k;
+      throw Error(fmt::format("campaign \"{}\": unknown key \"{}\"; expected one of {}", path, key, known));
+    }
+  const Reader r{path, spec};
+  Spec s;
+  s.path = path;
+  s.version = read_version(r);
+  s.mode = spec.value("mode", std::string("convergence"));
+  if (s.mode != "convergence" && s.mode != "fixed_duration" && s.mode != "short")
+    r.fail("mode", spec.at("mode"), "convergence, fixed_duration or short");
+  s.results = path + ".csv";
+  if (spec.contains("results")) {
+    if (!spec.at("results").is_string() || spec.at("results").get<std::string>().empty())
+      r.fail("results", spec.at("results"), "the path of the results CSV");
+    s.results = spec.at("results").get<std::string>();
+  }
+  if (spec.contains("timeout_seconds")) {
+    const json& t = spec.at("timeout_seconds");
+    if (!t.is_number() || !(t.get<double>() >= 0)) r.fail("timeout_seconds", t, "a non-negative number of seconds");
+    s.timeout = t.get<double>();
+  }
+  if (spec.contains("description") && !spec.at("description").is_string())
+    r.fail("description", spec.at("description"), "a string");
+
+  const auto strategies = r.checked<std::string>(
+      "strategies", {"besteffort:1", "besteffort:2", "besteffort:4", "makhoul"},
+      "none, simple, makhoul, besteffort or besteffort:K (K >= 1)", [](const std::string& st) {
+        if (st == "none" || st == "simple" || st == "makhoul" || st == "besteffort") return true;
+        if (st.rfind("besteffort:", 0) != 0) return false;
+        try {
+          std::size_t used = 0;
+          const double k = std::stod(st.substr(11), &used);
+          return used == st.size() - 11 && k >= 1 && std::isfinite(k);
+        } catch (const std::exception&) {
+          return false;
+        }
+      });
+  const auto virt = r.list<bool>("virtual_load", {false, true}, "booleans");
+  const auto integer = r.list<bool>("integer", {false, true}, "booleans");
+  const auto estimates = r.checked<std::string>("estimates", {"accounted"}, "accounted or reported",
+                                                [](const std::string& e) { return e == "accounted" || e == "reported"; });
+  const auto platforms = r.checked<std::string>(
+      "platforms", {"cluster", "grid"}, "cluster, grid or an existing SimGrid XML file",
+      [](const std::string& p) { return p == "cluster" || p == "grid" || is_file(p); });
+  const auto sizes = r.checked<int>("nodes", {16, 64, 256, 1024}, "node counts from 2 to 1048576",
+                                    [](int n) { return n >= 2 && n <= (1 << 20); });
+  const auto topologies = r.checked<std::string>(
+      "topologies", {"line", "torus", "hypercube"}, "line, ring, torus, hypercube, complete or an edge-list file",
+      [](const std::string& t) {
+        return t == "line" || t == "ring" || t == "torus" || t == "hypercube" || t == "complete" || is_file(t);
+      });
+  const auto initials = r.checked<std::string>("initial", {"single", "random"},
+                                               "single, random or an existing file of loads",
+                                               [](const std::string& i) { return i == "single" || i == "random" || is_file(i); });
+  const auto ratios = r.checked<double>("ratios", {10, 1, 0.1}, "positive ratios",
+                                        [](double x) { return x > 0 && std::isfinite(x); });
+  const auto seeds = r.checked<long long>("seeds", {1}, "non-negative seeds", [](long long x) { return x >= 0; });
+  const auto loads = r.checked<double>("load_per_node", {1000}, "positive loads",
+                                       [](double x) { return x > 0 && std::isfinite(x); });
+  const auto iterations = r.checked<long long>("iterations", {2000}, "positive iteration counts",
+                                               [](long long x) { return x >= 1 && x < kNeverConverge; });
+  if (spec.contains("time_limit") && spec.contains("time_limit_tau"))
+    throw Error(fmt::format("campaign \"{}\": both \"time_limit\" and \"time_limit_tau\"; expected one of them", path));
+  const bool in_tau = spec.contains("time_limit_tau");
+  const auto limits = r.checked<double>(in_tau ? "time_limit_tau" : "time_limit", {0},
+                                        "non-negative durations (0: the simulator's default)",
+                                        [](double x) { return x >= 0 && std::isfinite(x); });
+  if (s.mode != "convergence")
+    for (double l : limits)
+      if (l <= 0)
+        r.fail(in_tau ? "time_limit_tau" : "time_limit", json(l),
+               fmt::format("positive durations in mode {} (the date at which runs end)", s.mode));
+  const auto min_comp = r.checked<double>("min_comp_iter", {-1}, "durations (s; negative: tau/10)",
+                                          [](double x) { return std::isfinite(x); });
+  const auto min_lb = r.checked<double>("min_lb_iter", {-1}, "durations (s; negative: tau)",
+                                        [](double x) { return std::isfinite(x); });
+
+  // Built-in topologies must fit every node count (hypercube: powers of 2, torus: not prime).
+  for (const auto& t : topologies)
+    for (int n : sizes)
+      if (!is_file(t)) try {
+          diffusion::make_topology(t, n);
+        } catch (const std::exception& e) {
+          throw Error(fmt::format("campaign \"{}\": \"topologies\" {} with \"nodes\" {}: {}", path, t, n, e.what()));
+        }
+
+  const std::size_t random_count = static_cast<std::size_t>(std::count(initials.begin(), initials.end(), "random"));
+  const std::size_t per_strategy = virt.size() * integer.size() * estimates.size() * platforms.size() *
+                                   sizes.size() * topologies.size() *
+                                   (initials.size() - random_count + random_count * seeds.size()) * ratios.size() *
+                                   loads.size() * iterations.size() * limits.size() * min_comp.size() * min_lb.size();
+  s.settings.reserve(per_strategy * strategies.size());
+  for (const auto& st : strategies)
+    for (bool v : virt)
+      for (bool in : integer)
+        for (const auto& est : estimates)
+          for (const auto& pf : platforms)
+            for (int n : sizes)
+              for (const auto& tp : topologies)
+                for (const auto& init : initials)
+                  for (double ratio : ratios)
+                    for (std::size_t si = 0; si < (init == "random" ? seeds.size() : 1); ++si)
+                      for (double load : loads)
+                        for (long long it : iterations)
+                          for (double limit : limits)
+                            for (double mc : min_comp)
+                              for (double ml : min_lb) {
+                                const auto colon = st.find(':');
+                                const std::string name = st.substr(0, colon);
+                                const std::string k =
+                                    colon == std::string::npos ? "1" : num(std::stod(st.substr(colon + 1)));
+                                const long long run_iterations = s.mode == "fixed_duration" ? kNeverConverge : it;
+                                // tau: the time to compute the average load (docs/simulation.md).
+                                const double seconds = in_tau ? limit * load * ratio * 1e-3 : limit;
+                                Setting x;
+                                x.nodes = n;
+                                x.values = {s.version, s.mode, name, k, v ? "true" : "false", in ? "true" : "false",
+                                            est, pf, std::to_string(n), tp, init, num(ratio),
+                                            std::to_string(seeds[si]), num(load), std::to_string(run_iterations),
+                                            num(seconds), num(mc), num(ml)};
+                                x.args = {"--strategy", name, "--k", k, "--estimates", est, "--platform", pf,
+                                          "--nodes", std::to_string(n), "--topology", tp, "--initial", init,
+                                          "--ratio", num(ratio), "--seed", std::to_string(seeds[si]),
+                                          "--load-per-node", num(load), "--iterations",
+                                          std::to_string(run_iterations), "--time-limit", num(seconds),
+                                          "--min-comp-iter=" + num(mc), "--min-lb-iter=" + num(ml), "--format",
+                                          "json"};
+                                if (v) x.args.push_back("--virtual-load");
+                                if (in) x.args.push_back("--integer");
+                                x.key = join_key(x.values);
+                                s.settings.push_back(std::move(x));
+                              }
+  std::stable_sort(s.settings.begin(), s.settings.end(),
+                   [](const Setting& a, const Setting& b) { return a.nodes > b.nodes; });
+  std::set<std::string> keys;
+  for (const auto& x : s.settings)
+    if (!keys.insert(x.key).second)
+      throw Error(fmt::format("campaign \"{}\": setting {} listed twice; expected distinct list values", path, x.key));
+  return s;
+}
+
+}  // namespace hetlb::campaign

@@ -1,0 +1,39 @@
+// A campaign specification (JSON): the lists whose product is the matrix of diffusion settings, the
+// run mode, the spec version recorded in every results row, and the per-run wall-clock timeout.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace hetlb::campaign {
+
+// Key columns of the results file, in order: every parameter of a run.
+extern const std::vector<std::string> kKeyColumns;
+
+// Settings above this count need --yes.
+inline constexpr std::size_t kConfirmAbove = 1000;
+
+// Fixed-duration runs never converge: the simulator is given this many iterations.
+inline constexpr long long kNeverConverge = 1LL << 50;
+
+struct Setting {
+  std::vector<std::string> values;  // one per key column
+  std::vector<std::string> args;    // arguments of `hetlb simulate diffusion`
+  std::string key;                  // values joined by ','
+  int nodes = 0;
+  std::string value(const std::string& column) const;
+};
+
+struct Spec {
+  std::string path, version, mode, results;
+  double timeout = 0;  // wall seconds per run, 0: none
+  std::vector<Setting> settings;  // longest first (most nodes first), then in spec order
+};
+
+// Reads and checks the spec; throws hetlb::Error with one line naming the file, key and value.
+Spec read_spec(const std::string& path);
+
+// Joins values with ',' (the results key).
+std::string join_key(const std::vector<std::string>& values);
+
+}  // namespace hetlb::campaign

@@ -1,0 +1,283 @@
+// Per-configuration comparison of the strategy variants and the tables drawn from it.
+#include "summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "hetlb/error.hpp"
+
+namespace hetlb::campaign {
+
+namespace {
+const std::set<std::string> kVariantColumns = {"spec_version", "strategy", "k", "virtual_load"};
+
+std::string variant_of(const Setting& s) {
+  std::string v = s.value("strategy");
+  if (v == "besteffort") v += " k=" + s.value("k");
+  if (s.value("virtual_load") == "true") v += " +virtual";
+  return v;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return NAN;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string g(double x) { return std::isnan(x) ? "-" : fmt::format("{:.4g}", x); }
+
+// Paired table: how often b is better than a, worse, equal, and which converged alone.
+void print_pairs(std::ostream& out, const Comparison& c, const std::vector<Pair>& pairs, const std::string& a_name,
+                 const std::string& b_name) {
+  out << fmt::format("| ratio | pair | pairs | {0} better | {0} worse | equal | only {0} valid | only {1} valid | "
+                     "neither | median {0}/{1} |\n|---|---|---|---|---|---|---|---|---|---|\n",
+                     b_name, a_name);
+  for (const auto& ratio : c.ratios) {
+    std::vector<std::string> groups;
+    for (const Pair& p : pairs)
+      if (p.ratio == ratio && std::find(groups.begin(), groups.end(), p.group) == groups.end())
+        groups.push_back(p.group);
+    for (const auto& group : groups) {
+      int n = 0, better = 0, worse = 0, equal = 0, only_b = 0, only_a = 0, neither = 0;
+      std::vector<double> ratios;
+      for (const Pair& p : pairs) {
+        if (p.ratio != ratio || p.group != group) continue;
+        ++n;
+        if (p.a_ok && p.b_ok) {
+          const bool b_better = c.lower_is_better ? p.b < p.a : p.b > p.a;
+          if (p.a == p.b)
+            ++equal;
+          else
+            ++(b_better ? better : worse);
+          if (p.a != 0) ratios.push_back(p.b / p.a);
+        } else if (p.b_ok) {
+          ++only_b;
+        } else if (p.a_ok) {
+          ++only_a;
+        } else {
+          ++neither;
+        }
+      }
+      out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", ratio, group, n, better, worse,
+                         equal, only_b, only_a, neither, g(median(ratios)));
+    }
+  }
+}
+}  // namespace
+
+Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows) {
+  Comparison c;
+  c.lower_is_better = spec.mode != "fixed_duration";
+  c.metric = c.lower_is_better ? "max_convergence_date" : "computed_load";
+  // Columns that vary in the spec name the configurations.
+  std::vector<std::size_t> varying;
+  for (std::size_t i = 0; i < kKeyColumns.size(); ++i) {
+    if (kVariantColumns.count(kKeyColumns[i])) continue;
+    std::set<std::string> values;
+    for (const auto& s : spec.settings) values.insert(s.values[i]);
+    if (values.size() > 1 || kKeyColumns[i] == "ratio") varying.push_back(i);
+  }
+  std::map<std::string, std::size_t> index;  // configuration key -> position
+  for (const auto& s : spec.settings) {
+    std::string key;
+    for (std::size_t i = 0; i < kKeyColumns.size(); ++i)
+      if (!kVariantColumns.count(kKeyColumns[i])) key += s.values[i] + ",";
+    auto [it, fresh] = index.emplace(key, c.configurations.size());
+    if (fresh) {
+      Configuration conf;
+      for (std::size_t i : varying) conf.label += (conf.label.empty() ? "" : " ") + kKeyColumns[i] + "=" + s.values[i];
+      conf.ratio = s.value("ratio");
+      c.configurations.push_back(std::move(conf));
+      if (std::find(c.ratios.begin(), c.ratios.end(), s.value("ratio")) == c.ratios.end())
+        c.ratios.push_back(s.value("ratio"));
+    }
+    Entry e;
+    e.setting = &s;
+    e.variant = variant_of(s);
+    if (std::find(c.variants.begin(), c.variants.end(), e.variant) == c.variants.end())
+      c.variants.push_back(e.variant);
+    const auto row = rows.find(s.key);
+    if (row == rows.end()) {
+      e.status = "missing";
+    } else {
+      e.status = row->second.at("status");
+      const double v = row->second.number(c.metric);
+      const bool converged = row->second.at("converged") == "1";
+      if (e.status == "ok" && !converged && c.lower_is_better) e.status = "not converged";
+      e.valid = e.status == "ok" && !std::isnan(v);
+      e.value = v;
+    }
+    c.configurations[it->second].entries.push_back(e);
+  }
+  for (auto& conf : c.configurations) {
+    int valid = 0;
+    for (auto& e : conf.entries) {
+      conf.complete = conf.complete && e.status != "missing";
+      valid += e.valid;
+    }
+    for (auto& e : conf.entries) {
+      if (!e.valid) {
+        e.rank = valid + 1;
+        continue;
+      }
+      e.rank = 1;
+      for (const auto& o : conf.entries)
+        if (o.valid && (c.lower_is_better ? o.value < e.value : o.value > e.value)) ++e.rank;
+    }
+  }
+  return c;
+}
+
+std::vector<Pair> virtual_pairs(const Comparison& c) {
+  std::vector<Pair> pairs;
+  for (const auto& conf : c.configurations) {
+    if (!conf.complete) continue;
+    for (const auto& off : conf.entries) {
+      if (off.setting->value("virtual_load") != "false") continue;
+      for (const auto& on : conf.entries)
+        if (on.setting->value("virtual_load") == "true" && on.setting->value("strategy") == off.setting->value("strategy") &&
+            on.setting->value("k") == off.setting->value("k"))
+          pairs.push_back({off.variant, conf.ratio, off.valid, on.valid, off.value, on.value});
+    }
+  }
+  return pairs;
+}
+
+std::vector<Pair> k_pairs(const Comparison& c) {
+  std::vector<Pair> pairs;
+  for (const auto& conf : c.configurations) {
+    if (!conf.complete) continue;
+    for (const auto& base : conf.entries) {
+      if (base.setting->value("strategy") != "besteffort") continue;
+      const double k0 = std::stod(base.setting->value("k"));
+      bool smallest = true;
+      for (const auto& o : conf.entries)
+        if (o.setting->value("strategy") == "besteffort" && std::stod(o.setting->value("k")) < k0) smallest = false;
+      if (!smallest) continue;
+      for (const auto& o : conf.entries)
+        if (o.setting->value("strategy") == "besteffort" && o.setting->value("k") != base.setting->value("k") &&
+            o.setting->value("virtual_load") == base.setting->value("virtual_load"))
+          pairs.push_back({fmt::format("k={} vs k={}{}", o.setting->value("k"), base.setting->value("k"),
+                                       base.setting->value("virtual_load") == "true" ? " +virtual" : ""),
+                           conf.ratio, base.valid, o.valid, base.value, o.value});
+    }
+  }
+  return pairs;
+}
+
+void print_summary(std::ostream& out, const Comparison& c) {
+  const std::string better = c.lower_is_better ? "lowest" : "highest";
+  int complete = 0;
+  for (const auto& conf : c.configurations) complete += conf.complete;
+  out << fmt::format("Compared metric: {} ({} is best), per configuration; {} of {} configurations complete.\n\n",
+                     c.metric, better, complete, c.configurations.size());
+  out << "Runs per variant\n\n| variant | runs | valid | not converged | timeout | failed | missing |\n"
+         "|---|---|---|---|---|---|---|\n";
+  for (const auto& v : c.variants) {
+    std::map<std::string, int> n;
+    int runs = 0, valid = 0;
+    for (const auto& conf : c.configurations)
+      for (const auto& e : conf.entries)
+        if (e.variant == v) {
+          ++n[e.status];
+          runs += e.status != "missing";
+          valid += e.valid;
+        }
+    out << fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", v, runs, valid, n["not converged"], n["timeout"],
+                       n["failed"], n["missing"]);
+  }
+  out << "\nWins (rank 1, ties included) / complete configurations, and mean rank, per ratio\n\n| variant |";
+  for (const auto& r : c.ratios) out << fmt::format(" ratio {} wins | ratio {} mean rank |", r, r);
+  out << "\n|---|";
+  for (std::size_t i = 0; i < c.ratios.size(); ++i) out << "---|---|";
+  out << "\n";
+  for (const auto& v : c.variants) {
+    out << "| " << v << " |";
+    for (const auto& r : c.ratios) {
+      int wins = 0, configs = 0;
+      double ranks = 0;
+      for (const auto& conf : c.configurations) {
+        if (!conf.complete || conf.ratio != r) continue;
+        for (const auto& e : conf.entries)
+          if (e.variant == v) {
+            ++configs;
+            wins += e.valid && e.rank == 1;
+            ranks += e.rank;
+          }
+      }
+      out << fmt::format(" {}/{} | {} |", wins, configs, configs ? g(ranks / configs) : "-");
+    }
+    out << "\n";
+  }
+  const auto vp = virtual_pairs(c);
+  if (!vp.empty()) {
+    out << "\nVirtual load, paired (same configuration and strategy)\n\n";
+    print_pairs(out, c, vp, "without", "with");
+  }
+  const auto kp = k_pairs(c);
+  if (!kp.empty()) {
+    out << "\nBest effort's k, paired (same configuration and virtual load; larger k against the smallest)\n\n";
+    print_pairs(out, c, kp, "smallest k", "larger k");
+  }
+  // Counter-examples: per configuration and virtual-load setting, a strategy better than every best
+  // effort variant (or valid where none of them is).
+  std::vector<std::string> lines;
+  std::size_t examined = 0, only_be = 0;
+  for (const auto& conf : c.configurations) {
+    if (!conf.complete) continue;
+    for (const char* virt : {"false", "true"}) {
+      const Entry* be = nullptr;
+      const Entry* other = nullptr;
+      bool any_be = false, any_other = false;
+      for (const auto& e : conf.entries) {
+        if (e.setting->value("virtual_load") != virt) continue;
+        const bool is_be = e.setting->value("strategy") == "besteffort";
+        (is_be ? any_be : any_other) = true;
+        const Entry*& best = is_be ? be : other;
+        if (e.valid && (!best || (c.lower_is_better ? e.value < best->value : e.value > best->value))) best = &e;
+      }
+      if (!any_be || !any_other) continue;
+      ++examined;
+      only_be += be && !other;
+      if (!other || (be && (c.lower_is_better ? other->value >= be->value : other->value <= be->value))) continue;
+      std::string command = "hetlb simulate diffusion";
+      for (const auto& a : other->setting->args)
+        if (a != "--format" && a != "json") command += " " + a;
+      lines.push_back(fmt::format("| {}{} | {} | {} | {} | `{}` |", conf.label,
+                                  std::string(virt) == "true" ? " virtual" : "", other->variant, g(other->value),
+                                  be ? fmt::format("{} ({})", g(be->value), be->variant) : "none valid", command));
+    }
+  }
+  out << fmt::format("\nOnly best effort valid (converged) in {} of {} configurations (per virtual-load setting)\n",
+                     only_be, examined);
+  out << fmt::format("\nCounter-examples: configurations where best effort is not the best ({} of {} compared)\n\n",
+                     lines.size(), examined);
+  if (!lines.empty()) {
+    out << "| configuration | best | its value | best effort's best | reproduce |\n|---|---|---|---|---|\n";
+    for (const auto& l : lines) out << l << "\n";
+  }
+}
+
+void write_ranks_csv(const Comparison& c, const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) throw Error(fmt::format("--ranks \"{}\": cannot write; expected a writable path", path));
+    out << "configuration,ratio,variant,status," << c.metric << ",rank\n";
+    for (const auto& conf : c.configurations)
+      for (const auto& e : conf.entries)
+        out << fmt::format("{},{},{},{},{},{}\n", conf.label, conf.ratio, e.variant, e.status,
+                           e.valid ? fmt::format("{}", e.value) : "", e.status == "missing" ? "" : std::to_string(e.rank));
+    if (!out.flush()) throw Error(fmt::format("--ranks \"{}\": cannot write", path));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    throw Error(fmt::format("--ranks \"{}\": cannot write; expected a writable path", path));
+}
+
+}  // namespace hetlb::campaign

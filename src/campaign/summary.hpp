@@ -1,0 +1,57 @@
+// What a campaign answers, per configuration (every parameter but the strategy, k and virtual load;
+// never averaged across ratios): the rank of every strategy variant, wins per ratio, the paired
+// effects of virtual load and of k, runs that did not converge counted as such, and the
+// configurations where best effort is not the best (counter-examples).
+#pragma once
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "results_file.hpp"
+#include "spec.hpp"
+
+namespace hetlb::campaign {
+
+struct Entry {
+  const Setting* setting = nullptr;
+  std::string variant;  // e.g. "besteffort k=2 +virtual"
+  std::string status;   // ok, not converged, timeout, failed, missing
+  bool valid = false;   // ok and (converged, or a fixed-duration run)
+  double value = 0;     // the compared metric when valid
+  int rank = 0;         // 1 = best; invalid entries rank after every valid one
+};
+
+struct Configuration {
+  std::string label;  // the parameters that vary in the spec
+  std::string ratio;
+  std::vector<Entry> entries;
+  bool complete = true;  // every variant has a row
+};
+
+struct Comparison {
+  std::string metric;  // max_convergence_date, or computed_load in fixed-duration mode
+  bool lower_is_better = true;
+  std::vector<Configuration> configurations;
+  std::vector<std::string> variants, ratios;  // in spec order
+};
+
+Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows);
+
+// Markdown tables on `out`.
+void print_summary(std::ostream& out, const Comparison& c);
+
+// One row per configuration and variant: configuration, variant, status, value, rank.
+void write_ranks_csv(const Comparison& c, const std::string& path);
+
+// Pairs (a, b) of runs in the same configuration: virtual load off/on for one strategy, or best
+// effort's smallest k against another k (same virtual load). `group` names the pair's kind.
+struct Pair {
+  std::string group, ratio;
+  bool a_ok, b_ok;  // valid (converged)
+  double a, b;
+};
+std::vector<Pair> virtual_pairs(const Comparison& c);
+std::vector<Pair> k_pairs(const Comparison& c);
+
+}  // namespace hetlb::campaign

@@ -1,0 +1,89 @@
+// The comparison on hand-made results: ranks per configuration with non-converged runs last, wins
+// per ratio, paired effects, counter-examples; nothing averaged across ratios.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "summary.hpp"
+
+namespace hetlb::campaign {
+namespace {
+
+Spec two_ratios() {
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_summary_spec.json";
+  std::ofstream(path) << R"({"spec_version": "s", "strategies": ["besteffort:1", "besteffort:2", "makhoul"],
+    "virtual_load": [false, true], "integer": [false], "platforms": ["cluster"], "nodes": [16],
+    "topologies": ["line"], "initial": ["single"], "ratios": [10, 0.1]})";
+  return read_spec(path);
+}
+
+// Rows with a convergence date per variant and ratio; NaN: not converged.
+std::map<std::string, Row> results(const Spec& spec, double (*date)(const std::string& variant, const std::string& ratio)) {
+  std::map<std::string, Row> rows;
+  for (const auto& s : spec.settings) {
+    std::string variant = s.value("strategy") + (s.value("strategy") == "besteffort" ? " k=" + s.value("k") : "") +
+                          (s.value("virtual_load") == "true" ? " +virtual" : "");
+    const double d = date(variant, s.value("ratio"));
+    Row r;
+    r.cells["status"] = "ok";
+    r.cells["converged"] = std::isnan(d) ? "0" : "1";
+    r.cells["max_convergence_date"] = std::isnan(d) ? "" : std::to_string(d);
+    rows[s.key] = r;
+  }
+  return rows;
+}
+
+const Entry& entry(const Comparison& c, const std::string& ratio, const std::string& variant) {
+  for (const auto& conf : c.configurations)
+    if (conf.ratio == ratio)
+      for (const auto& e : conf.entries)
+        if (e.variant == variant) return e;
+  throw std::runtime_error("no entry " + variant);
+}
+
+TEST(CampaignSummary, RanksPerConfigurationWithNonConvergedLast) {
+  const Spec spec = two_ratios();
+  const Comparison c = compare(spec, results(spec, [](const std::string& v, const std::string& ratio) {
+    if (ratio == "10") return v == "makhoul" ? 5.0 : v == "besteffort k=1" ? 3.0 : v == "besteffort k=2" ? 3.0 : 4.0;
+    return v == "makhoul" ? std::nan("") : v == "besteffort k=1 +virtual" ? 1.0 : 2.0;  // ratio 0.1: makhoul fails
+  }));
+  ASSERT_EQ(c.configurations.size(), 2u);
+  EXPECT_EQ(entry(c, "10", "besteffort k=1").rank, 1);  // tied first
+  EXPECT_EQ(entry(c, "10", "besteffort k=2").rank, 1);
+  EXPECT_EQ(entry(c, "10", "besteffort k=1 +virtual").rank, 3);
+  EXPECT_EQ(entry(c, "10", "makhoul").rank, 6);
+  EXPECT_EQ(entry(c, "0.1", "besteffort k=1 +virtual").rank, 1);
+  EXPECT_EQ(entry(c, "0.1", "makhoul").status, "not converged");
+  EXPECT_EQ(entry(c, "0.1", "makhoul").rank, 6);  // after the 5 converged ones
+  std::ostringstream out;
+  print_summary(out, c);
+  EXPECT_NE(out.str().find("| makhoul | 2 | 1 | 1 | 0 | 0 | 0 |"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("| besteffort k=1 | 1/1 | 1 | 0/1 | 2 |"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("0 of 4 compared"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("Only best effort valid (converged) in 1 of 4"), std::string::npos) << out.str();
+  // Virtual load for makhoul at ratio 0.1: converged only with it.
+  EXPECT_NE(out.str().find("| 0.1 | makhoul | 1 | 0 | 0 | 0 | 1 | 0 | 0 | - |"), std::string::npos) << out.str();
+  // k=2 against k=1 at ratio 10: equal.
+  EXPECT_NE(out.str().find("| 10 | k=2 vs k=1 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 1 |"), std::string::npos) << out.str();
+}
+
+TEST(CampaignSummary, ListsCounterExamplesWithTheirSettings) {
+  const Spec spec = two_ratios();
+  const Comparison c = compare(spec, results(spec, [](const std::string& v, const std::string& ratio) {
+    if (ratio == "0.1" && v == "makhoul +virtual") return 0.5;  // faster than every best effort
+    if (ratio == "10" && v.find("besteffort") == 0 && v.find("virtual") == std::string::npos) return std::nan("");
+    return v.find("besteffort") == 0 ? 1.0 : 2.0;  // ratio 10, no virtual load: only makhoul converges
+  }));
+  std::ostringstream out;
+  print_summary(out, c);
+  const std::string s = out.str();
+  EXPECT_NE(s.find("(2 of 4 compared)"), std::string::npos) << s;
+  EXPECT_NE(s.find("| ratio=0.1 virtual | makhoul +virtual | 0.5 | 1 (besteffort k=1 +virtual) |"), std::string::npos) << s;
+  EXPECT_NE(s.find("| ratio=10 | makhoul | 2 | none valid |"), std::string::npos) << s;
+  EXPECT_NE(s.find("`hetlb simulate diffusion --strategy makhoul --k 1"), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace hetlb::campaign
