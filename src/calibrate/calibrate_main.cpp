@@ -77,6 +77,7 @@ int run(int argc, char** argv, int rank, int size) {
   app.add_option("--sizes", s.sizes, "item counts timed with the kernel")->check(CLI::PositiveNumber);
   app.add_option("--comm-sizes", s.comm_sizes, "item counts sent from the root")->check(CLI::PositiveNumber);
   app.add_option("--bytes-per-item", s.bytes_per_item, "bytes of one item on the wire")->check(CLI::PositiveNumber);
+  app.add_option("--quantile", s.quantile, "quantile of each point's timings kept (0.5: median)")->check(CLI::Range(0.01, 0.99));
   app.add_option("--relative", s.relative, "target half-width of the 95% confidence interval")->check(CLI::Range(1e-4, 1.0));
   app.add_option("--max-seconds-per-point", s.max_seconds, "time cap per measured point")->check(CLI::PositiveNumber);
   app.add_option("--model", o.model, "affine (least squares) or table (measured points)")->check(CLI::IsMember({"affine", "table"}));
@@ -115,7 +116,7 @@ int run(int argc, char** argv, int rank, int size) {
   if (rank == 0) {
     if (m.waves > 1)
       std::cerr << fmt::format("hetlb-calibrate: warning: {} ranks on {} cores of one node: compute timings taken in {} "
-                               "turns, one rank per core; ranks sharing cores in a real run will be slower than measured\n",
+                               "turns, one rank at a time; ranks sharing cores in a real run will be slower than measured\n",
                                m.busiest_node_ranks, m.busiest_node_cores, m.waves);
     int loose = 0, points = 0;
     for (const auto* table : {&m.compute, &m.comm})

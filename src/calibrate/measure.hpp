@@ -15,14 +15,15 @@ struct Settings {
   std::vector<long long> sizes{500, 1000, 2000, 4000};        // items timed with the kernel
   std::vector<long long> comm_sizes{1000, 10000, 100000};     // items sent from the root
   double bytes_per_item = 8;
-  double relative = 0.05;   // target half-width of the 95% confidence interval of each median
+  double quantile = 0.2;    // the value kept of each point's samples (0.5: the median)
+  double relative = 0.05;   // target half-width of the 95% confidence interval of that quantile
   double max_seconds = 1.0; // cap per measured point
   int root = 0;
 };
 
 struct Point {
   long long items = 0;
-  double mean = 0, half_width = 0;  // seconds: the median of the samples, half-width of its 95% interval
+  double mean = 0, half_width = 0;  // seconds: the samples' quantile, half-width of its 95% interval
   long long samples = 0;
   bool converged = false;  // the interval reached Settings::relative before the cap
 };
@@ -32,18 +33,19 @@ struct Measurements {
   std::vector<std::vector<Point>> comm;     // [rank][size], complete on rank 0 (zeros for the root)
   int ranks = 0;
   int busiest_node_ranks = 0, busiest_node_cores = 0;  // most ranks on one node, and its cores
-  int waves = 1;             // compute timings taken in this many turns (one rank per core at a time)
+  int waves = 1;  // compute timings taken in this many turns (one rank at a time on an oversubscribed node)
   bool kernel_failed = false;  // this rank's kernel returned non-zero (to be agreed by the caller)
   double seconds = 0;
 };
 
-// Collective over comm. Every point starts after a barrier; while one rank (or one wave of ranks, at
-// most one per core of each node when ranks outnumber cores) measures, the others sleep in a
-// non-busy barrier, so they take no CPU from it. Each point is repeated until the distribution-free
-// 95% confidence interval of its median is within settings.relative of the median (5 samples at
-// least) or settings.max_seconds; the median, not the mean: preemption on a shared machine only adds.
-// Communication: the root ping-pongs every rank in turn; a transfer is a round trip less half of a
-// one-byte round trip.
+// Collective over comm. Every point starts after a barrier. When a node has more ranks than cores,
+// its ranks time the kernel one at a time (never two on a core) while the others sleep in a non-busy
+// barrier, so they take no CPU from it; otherwise all ranks time it together. Each point is repeated
+// until the distribution-free 95% confidence interval of a low quantile of its samples is within
+// settings.relative of it (5 samples at least) or settings.max_seconds. Not the mean: on a shared
+// machine preemption and other tenants only ever add time, and a low quantile is what the kernel
+// costs when it runs undisturbed. Communication: the root ping-pongs every rank in turn, the others
+// asleep; a transfer is a round trip less half of a one-byte round trip.
 Measurements measure(const Kernel& kernel, const Settings& settings, MPI_Comm comm);
 
 // Rank 0: affine least-squares fits (model "affine") or the measured points ("table"); items from
