@@ -25,6 +25,12 @@ foreach(f lib/libhetlb_mpi.a lib/libhetlb_mpi.so bin/hetlb bin/hetlb-calibrate l
   endif()
 endforeach()
 
+# hetlb::mpi carries OMPI_SKIP_MPICXX (no MPI C++ bindings, no libmpi_cxx in C++ users).
+file(READ ${prefix}/lib/cmake/hetlb/hetlbMpiTargets.cmake targets)
+if(NOT targets MATCHES "INTERFACE_COMPILE_DEFINITIONS \"OMPI_SKIP_MPICXX")
+  message(FATAL_ERROR "hetlb::mpi does not carry OMPI_SKIP_MPICXX:\n${targets}")
+endif()
+
 # C: mpicc app.c $(pkg-config --cflags --libs hetlb-mpi)
 set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
 run(pkg-config --cflags --libs hetlb-mpi)
