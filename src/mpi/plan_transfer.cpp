@@ -4,6 +4,7 @@
 // takes part with empty messages (or drains what it is sent), so no rank hangs, and every rank then
 // learns the same verdict. Only MPI failures during the transfer stay local (HETLB_MPI_E_MPI).
 #include <climits>
+#include <cstring>
 #include <vector>
 
 #include <fmt/format.h>
@@ -19,6 +20,17 @@ constexpr int kTag = 4770;  // RR-4770; on the plan's own communicator only
 constexpr int kNone = INT_MIN;
 
 enum class Direction { Scatter, Gather };
+
+// Bytes per element of a type whose elements are packed bytes (size = extent = true extent, lower
+// bound 0), else 0.
+MPI_Aint contiguous_bytes(MPI_Datatype type) {
+  int size = 0;
+  MPI_Aint lower = 0, extent = 0, true_lower = 0, true_extent = 0;
+  if (MPI_Type_size(type, &size) != MPI_SUCCESS || MPI_Type_get_extent(type, &lower, &extent) != MPI_SUCCESS ||
+      MPI_Type_get_true_extent(type, &true_lower, &true_extent) != MPI_SUCCESS)
+    return 0;
+  return size > 0 && lower == 0 && true_lower == 0 && extent == size && true_extent == size ? size : 0;
+}
 
 class Transfer {
  public:
@@ -69,7 +81,14 @@ class Transfer {
     note(MPI_Mrecv(scratch.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
   }
 
+  // The root's own block: one memcpy when both types are contiguous bytes (what MPI_Scatterv's local
+  // copy does), else a message to itself.
   void self_copy(const void* from, MPI_Datatype from_type, void* to, MPI_Datatype to_type, int count) {
+    const MPI_Aint from_bytes = contiguous_bytes(from_type), to_bytes = contiguous_bytes(to_type);
+    if (from_bytes > 0 && from_bytes == to_bytes) {
+      std::memcpy(to, from, static_cast<std::size_t>(from_bytes) * static_cast<std::size_t>(count));
+      return;
+    }
     note(MPI_Sendrecv(from, count, from_type, rank_, kTag, to, count, to_type, rank_, kTag, comm_, MPI_STATUS_IGNORE),
          "MPI_Sendrecv");
   }
@@ -142,6 +161,7 @@ MPI_Aint extent_of(MPI_Datatype type) {
   if (type != MPI_DATATYPE_NULL) MPI_Type_get_extent(type, &lower, &extent);
   return extent;
 }
+
 
 }  // namespace
 
