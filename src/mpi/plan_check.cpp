@@ -2,7 +2,8 @@
 //   --platform F --items N [--root R] --case NAME
 // ok:        plan once, scatter three data sets and gather f(x) back each time; every item checked on
 //            its planned rank and back at the root, counts equal to the planner's, the root's sends in
-//            the send order and its receives in the gather order (PMPI), makespans given by the plan.
+//            the send order and its receives in the gather order (PMPI), makespans given by the plan,
+//            and an MPI_ANY_TAG receive of the application left pending on the same communicator.
 // errhandler: a size mismatch reaches the error handler of the caller's communicator with a code that
 //            MPI_Error_class/MPI_Error_string know as hetlb's.
 // Bad input (exit 2 when every rank returned the same code, of the expected hetlb error; 1 otherwise):
@@ -78,6 +79,11 @@ int run_ok(const Options& o, int rank, int size) {
   std::vector<int> reversed(order.rbegin(), order.rend());
   expect(gorder == order || gorder == reversed, rank, "gather order is the send order or its reverse");
 
+  // The application's own receive, from anyone with any tag, stays pending on MPI_COMM_WORLD during
+  // hetlb's calls: hetlb's messages travel on the plan's duplicate and never match it.
+  int pending_value = -1;
+  MPI_Request pending = MPI_REQUEST_NULL;
+  if (rank != o.root) MPI_Irecv(&pending_value, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &pending);
   std::vector<std::int64_t> data(rank == o.root ? static_cast<std::size_t>(o.items) : 0), back(data.size());
   std::vector<std::int64_t> mine(static_cast<std::size_t>(count));
   for (int round = 0; round < 3; ++round) {
@@ -106,6 +112,16 @@ int run_ok(const Options& o, int rank, int size) {
       expect(g_sends == sends, rank, "sends in the send order");
       expect(g_recvs == recvs, rank, "receives in the gather order");
     }
+  }
+  int matched = 0;
+  if (rank != o.root) MPI_Test(&pending, &matched, MPI_STATUS_IGNORE);
+  expect(!matched, rank, "the application's pending MPI_ANY_TAG receive was left alone");
+  if (rank == o.root)
+    for (int r = 0; r < size; ++r)
+      if (r != o.root) MPI_Send(&r, 1, MPI_INT, r, 99, MPI_COMM_WORLD);
+  if (rank != o.root) {
+    MPI_Wait(&pending, MPI_STATUS_IGNORE);
+    expect(pending_value == rank, rank, "the application's message");
   }
   expect(hetlb_mpi_plan_free(&plan) == MPI_SUCCESS && plan == HETLB_MPI_PLAN_NULL, rank, "free");
   int total = 0;
