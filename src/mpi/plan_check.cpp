@@ -116,6 +116,7 @@ int run_ok(const Options& o, int rank, int size) {
   int matched = 0;
   if (rank != o.root) MPI_Test(&pending, &matched, MPI_STATUS_IGNORE);
   expect(!matched, rank, "the application's pending MPI_ANY_TAG receive was left alone");
+  MPI_Barrier(MPI_COMM_WORLD);  // everyone has looked before the root sends the application's message
   if (rank == o.root)
     for (int r = 0; r < size; ++r)
       if (r != o.root) MPI_Send(&r, 1, MPI_INT, r, 99, MPI_COMM_WORLD);
