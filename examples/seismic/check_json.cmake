@@ -1,11 +1,15 @@
 # cmake -DCOMMAND="mpirun|...|hetlb-seismic|...|--format|json" -DMODE=uniform|hetlb -DRANKS=K -DRAYS=N -P check_json.cmake
 # Passes when the run exits 0 and its JSON holds the mode, the rays, a positive makespan and one entry
-# per rank whose items sum to the rays, with the integrity check passed.
+# per rank whose items sum to the rays, with the integrity check passed (and stderr matching STDERR
+# when given).
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" command "${COMMAND}")
 execute_process(COMMAND ${command} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "exit ${rc}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(DEFINED STDERR AND NOT err MATCHES "${STDERR}")
+  message(FATAL_ERROR "stderr does not match '${STDERR}':\n${err}")
 endif()
 string(JSON mode GET "${out}" mode)
 string(JSON rays GET "${out}" rays)

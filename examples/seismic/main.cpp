@@ -1,10 +1,12 @@
 // hetlb-seismic: the seismic ray-tracing application of RR-4770 (Section 2), reduced to a mini-app.
 // The root holds the rays; `--mode uniform` distributes them with MPI_Scatter as the original code did
 // (n / p each, the root keeps the remainder), `--mode hetlb` with the load-balanced scatter of hetlb_mpi
-// planned from `--platform` (processor k = rank k). Every rank traces its rays; rank 0 gathers the
-// results and checks every ray was traced exactly once against a sequential run (exit 1 otherwise).
-// `--gantt F.png` draws the measured chart.
+// planned from `--platform` (processor k = rank k) or, without it, from a quick calibration of the
+// ranks (ray tracing timed on every rank, messages from the root: the embedded default). Every rank
+// traces its rays; the results come back (hetlb: the plan's gather) and rank 0 checks every ray was
+// traced exactly once against a sequential run (exit 1 otherwise). `--gantt F.png` draws the measured chart.
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -15,7 +17,8 @@
 #include "earth_model.hpp"
 #include "gantt.hpp"
 #include "hetlb/io/platform_json.hpp"
-#include "hetlb/mpi/scatter.hpp"
+#include "hetlb/mpi/plan.hpp"
+#include "measure.hpp"
 #include "ray.hpp"
 #include "report.hpp"
 
@@ -68,6 +71,34 @@ std::vector<int> slowdowns(const std::string& path, int size, std::string& error
   return factors;
 }
 
+// No --platform in hetlb mode: every rank times the tracing of sample rays, the root times messages
+// of rays to every rank, and the fitted costs (s per ray) are the platform (hetlb-calibrate's
+// measurements, a few seconds).
+hetlb::Platform calibrate_ranks(const std::vector<seismic::Layer>& model, int root, MPI_Comm comm, double& seconds) {
+  const std::vector<seismic::Ray> sample = seismic::generate_rays(64, 4770, model);
+  hetlb::calibrate::Settings s;
+  s.sizes = {8, 16, 32};
+  s.comm_sizes = {100, 1000, 8000};
+  s.bytes_per_item = sizeof(seismic::Ray);
+  s.max_seconds = 0.1;
+  s.root = root;
+  const hetlb::calibrate::Kernel trace = [&](long long first, long long count) {
+    for (long long i = first; i < first + count; ++i) seismic::trace(sample[static_cast<std::size_t>(i) % sample.size()], model);
+    return 0;
+  };
+  const hetlb::calibrate::Measurements m = hetlb::calibrate::measure(trace, s, comm);
+  seconds = m.seconds;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  // Rank 0 fits; the plan is made on the root, so the platform goes there as JSON.
+  std::string text = rank == 0 ? hetlb::io::platform_to_json(hetlb::calibrate::fit_platform(m, s, "affine", "seismic-calibrated", 0)) : "";
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
+  return hetlb::io::parse_platform_json(text, "calibration");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,7 +111,8 @@ int main(int argc, char** argv) {
   CLI::App app{"Seismic ray tracing with MPI_Scatter or the hetlb load-balanced scatter (RR-4770, Section 2)"};
   app.add_option("--mode", o.mode, "uniform (MPI_Scatter) or hetlb (planned scatter)")
       ->check(CLI::IsMember({"uniform", "hetlb"}));
-  app.add_option("--platform", o.platform, "hetlb platform JSON, processor k = rank k (hetlb mode, --emulate)");
+  app.add_option("--platform", o.platform,
+                 "hetlb platform JSON, processor k = rank k (hetlb mode, --emulate); hetlb mode without it calibrates first");
   app.add_option("--rays", o.rays, "number of rays")->check(CLI::Range(1LL, 100'000'000LL));
   app.add_option("--seed", o.seed, "seed of the rays");
   app.add_option("--root", o.root, "rank holding the rays");
@@ -101,8 +133,8 @@ int main(int argc, char** argv) {
   if (o.root < 0 || o.root >= size)
     return fail_everywhere(rank, "--root " + std::to_string(o.root) + ": expected a rank in [0, " +
                                      std::to_string(size) + ")", 2);
-  if ((o.mode == "hetlb" || o.emulate) && o.platform.empty())
-    return fail_everywhere(rank, "--platform FILE.json is required by --mode hetlb and --emulate", 2);
+  if (o.emulate && o.platform.empty())
+    return fail_everywhere(rank, "--platform FILE.json is required by --emulate", 2);
 
   const std::vector<seismic::Layer> model = seismic::earth_model(o.layers);
   const MPI_Datatype ray_type = seismic::ray_datatype(), traced_type = seismic::traced_datatype();
@@ -129,26 +161,38 @@ int main(int argc, char** argv) {
   }
 
   // Planning happens before the clock starts: the run times the data distribution and the tracing.
-  hetlb::mpi::Distribution plan;
+  std::optional<hetlb::mpi::Plan> plan;
   if (o.mode == "hetlb") {
     try {
       hetlb::scatter::Request request;
       request.order = hetlb::scatter::parse_order_policy(o.order);
-      plan = hetlb::mpi::plan_distribution(o.platform, o.rays, o.root, MPI_COMM_WORLD, request);
+      if (o.platform.empty()) {
+        double seconds = 0;
+        const hetlb::Platform calibrated = calibrate_ranks(model, o.root, MPI_COMM_WORLD, seconds);
+        if (rank == 0)
+          std::fprintf(stderr,
+                       "hetlb-seismic: no --platform: calibrated the %d ranks first (%.1f s: ray tracing timed on every "
+                       "rank, ray messages from the root) and planned on that\n",
+                       size, seconds);
+        report.calibration_seconds = seconds;
+        plan.emplace(calibrated, o.rays, o.root, MPI_COMM_WORLD, request);
+      } else {
+        plan.emplace(o.platform, o.rays, o.root, MPI_COMM_WORLD, request);
+      }
     } catch (const hetlb::mpi::Error& e) {
       return fail_everywhere(rank, e.what(), 2);
     }
-    report.send_order = plan.send_order;
-    report.predicted_makespan = plan.predicted_makespan;
+    report.send_order = plan->distribution().send_order;
+    report.predicted_makespan = plan->distribution().predicted_makespan;
+    report.gather = plan->distribution().gather_order == plan->distribution().send_order ? "send order" : "reverse send order";
   }
 
   MPI_Barrier(MPI_COMM_WORLD);
   const double start = MPI_Wtime();
   std::vector<seismic::Ray> mine;
   if (o.mode == "hetlb") {
-    const int count = plan.counts[static_cast<std::size_t>(rank)];
-    mine.resize(static_cast<std::size_t>(count));
-    hetlb::mpi::scatter(rays.data(), ray_type, mine.data(), count, plan, MPI_COMM_WORLD);
+    mine.resize(static_cast<std::size_t>(plan->count()));
+    plan->scatter(rays.data(), ray_type, mine.data(), ray_type);
   } else {
     const long long q = o.rays / size;  // as the original code: MPI_Scatter of equal shares
     mine.resize(static_cast<std::size_t>(q));
@@ -175,9 +219,16 @@ int main(int argc, char** argv) {
   MPI_Gather(&mine_count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
   long long gathered = 0;
   for (int r = 0; r < size; ++r) displs[static_cast<std::size_t>(r)] = static_cast<int>(gathered), gathered += counts[static_cast<std::size_t>(r)];
-  std::vector<seismic::Traced> results(rank == 0 ? static_cast<std::size_t>(gathered) : 0);
-  MPI_Gatherv(traced.data(), mine_count, traced_type, results.data(), counts.data(), displs.data(), traced_type, 0,
-              MPI_COMM_WORLD);
+  std::vector<seismic::Traced> results(rank == 0 || (plan && rank == o.root) ? static_cast<std::size_t>(o.rays) : 0);
+  if (plan) {  // the plan's gather: every result back at the root, in ray order; then to rank 0
+    plan->gather(traced.data(), traced_type, results.data(), traced_type);
+    if (o.root != 0 && rank == o.root) MPI_Send(results.data(), static_cast<int>(o.rays), traced_type, 0, 1, MPI_COMM_WORLD);
+    if (o.root != 0 && rank == 0) MPI_Recv(results.data(), static_cast<int>(o.rays), traced_type, o.root, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Gatherv(traced.data(), mine_count, traced_type, results.data(), counts.data(), displs.data(), traced_type, 0,
+                MPI_COMM_WORLD);
+  }
+  if (rank == 0) results.resize(static_cast<std::size_t>(gathered));
 
   int ok = 1;
   if (rank == 0) {
@@ -228,6 +279,7 @@ int main(int argc, char** argv) {
     }
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  plan.reset();  // frees its communicator before MPI_Finalize
   MPI_Datatype types[2] = {ray_type, traced_type};
   for (MPI_Datatype& t : types) MPI_Type_free(&t);
   MPI_Finalize();

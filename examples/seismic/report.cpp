@@ -18,6 +18,8 @@ std::string to_json(const RunReport& r) {
   if (!r.order.empty()) j["order"] = r.order;
   if (!r.send_order.empty()) j["send_order"] = r.send_order;
   if (r.predicted_makespan >= 0) j["predicted_makespan"] = r.predicted_makespan;
+  if (r.calibration_seconds >= 0) j["calibration_seconds"] = r.calibration_seconds;
+  if (!r.gather.empty()) j["gather"] = r.gather;
   if (!r.slowdown.empty()) j["slowdown"] = r.slowdown;
   j["checksum"] = r.checksum;
   j["sequential_checksum"] = r.sequential_checksum;

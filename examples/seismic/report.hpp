@@ -23,6 +23,8 @@ struct RunReport {
   std::vector<int> send_order;       // hetlb: ranks in send order, root last
   double predicted_makespan = -1;    // hetlb: the planner's equation (2), platform time unit
   std::vector<int> slowdown;         // --emulate: each rank traces every ray this many times
+  double calibration_seconds = -1;   // hetlb without --platform: the built-in calibration's duration
+  std::string gather;                // hetlb: the results came back by the plan's gather (send|reverse order)
   double checksum = 0;               // sum of travel times in ray order
   double sequential_checksum = 0;
   bool integrity = false;

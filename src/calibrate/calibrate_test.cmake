@@ -42,3 +42,13 @@ string(JSON n LENGTH "${json}" processors 1 compute table)
 if(NOT n EQUAL 2)
   message(FATAL_ERROR "expected a 2-point table model:\n${json}")
 endif()
+# Without --items the file still says how many items to plan (largest --sizes x ranks), so that
+# hetlb scatter takes it as it is.
+string(JSON items GET "${json}" items)
+if(NOT items EQUAL 400)
+  message(FATAL_ERROR "expected items = 400 (200 x 2 ranks) by default:\n${json}")
+endif()
+execute_process(COMMAND ${BIN}/hetlb scatter ${WORK}/cal2.json --format json RESULT_VARIABLE rc OUTPUT_VARIABLE plan ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "hetlb scatter refused the calibration without --items: ${err}")
+endif()

@@ -1,26 +1,151 @@
-// The C interface: the C++ calls, their hetlb::mpi::Error turned into a status code (the same on every
-// rank) and one line on rank 0's stderr.
+// The C interface: handles on hetlb::mpi::Plan, every hetlb::mpi::Error turned into its MPI error
+// class (the same on every rank for agreed errors), one line on the reporter's stderr, and the code
+// handed to the error handler of the caller's communicator.
 #include <cstdio>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
+#include "collective_status.hpp"
+#include "hetlb/mpi/plan.hpp"
 #include "hetlb/mpi/scatter.h"
 #include "hetlb/mpi/scatter.hpp"
 
+// A handle: the plan while alive; after hetlb_mpi_plan_free an empty shell that stays known (a freed
+// handle is refused, never dereferenced into freed memory). Shells are a few bytes each, kept for the
+// life of the process.
+struct hetlb_mpi_plan_s {
+  std::unique_ptr<hetlb::mpi::Plan> plan;
+  bool was_root = false;
+};
+
 namespace {
 
+std::mutex g_handles_mutex;
+std::unordered_map<const hetlb_mpi_plan_s*, std::unique_ptr<hetlb_mpi_plan_s>> g_handles;
+
 int report(const hetlb::mpi::Error& e, MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) std::fprintf(stderr, "hetlb_mpi: %s\n", e.what());
-  return e.status();
+  if (e.reporter() && hetlb::mpi::detail::error_output()) std::fprintf(stderr, "hetlb_mpi: %s\n", e.what());
+  const int code = e.mpi_code();
+  if (comm != MPI_COMM_NULL) MPI_Comm_call_errhandler(comm, code);
+  return code;
+}
+
+bool world_rank0() {
+  int rank = -1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank == 0;
+}
+
+// The live plan of a handle, or an Error(HETLB_MPI_E_PLAN) reported by the freed plan's root (for an
+// unknown handle, by rank 0 of MPI_COMM_WORLD).
+const hetlb::mpi::Plan& lookup(hetlb_mpi_plan handle) {
+  std::lock_guard lock(g_handles_mutex);
+  const auto it = g_handles.find(handle);
+  if (handle == nullptr || it == g_handles.end())
+    throw hetlb::mpi::Error(HETLB_MPI_E_PLAN,
+                            handle == nullptr ? "plan = HETLB_MPI_PLAN_NULL: expected a plan from hetlb_mpi_plan_create"
+                                              : "unknown plan handle: expected a plan from hetlb_mpi_plan_create",
+                            world_rank0());
+  if (!it->second->plan)
+    throw hetlb::mpi::Error(HETLB_MPI_E_PLAN, "the plan was freed (hetlb_mpi_plan_free): create it again",
+                            it->second->was_root);
+  return *it->second->plan;
+}
+
+template <class F>
+int guarded(MPI_Comm comm, F&& f) {
+  try {
+    f();
+    return MPI_SUCCESS;
+  } catch (const hetlb::mpi::Error& e) {
+    return report(e, comm);
+  } catch (const std::exception& e) {  // allocation failures and the like: this rank only
+    return report(hetlb::mpi::Error(HETLB_MPI_E_MPI, e.what(), true), comm);
+  }
+}
+
+// The communicator whose error handler hears about a plan's errors (none for unknown handles).
+MPI_Comm parent_of(hetlb_mpi_plan handle) {
+  std::lock_guard lock(g_handles_mutex);
+  const auto it = g_handles.find(handle);
+  return it != g_handles.end() && it->second->plan ? it->second->plan->parent() : MPI_COMM_NULL;
 }
 
 }  // namespace
 
 extern "C" {
 
+int hetlb_mpi_plan_create(const char* platform_path, long long n, int root, MPI_Comm comm, hetlb_mpi_plan* plan) {
+  if (plan) *plan = HETLB_MPI_PLAN_NULL;
+  return guarded(comm, [&] {
+    auto p = std::make_unique<hetlb::mpi::Plan>(std::string(platform_path ? platform_path : ""), n, root, comm);
+    if (!plan) return;  // nowhere to put it: the plan is dropped (collectively, like its creation)
+    auto handle = std::make_unique<hetlb_mpi_plan_s>();
+    handle->was_root = p->rank() == p->distribution().root;
+    handle->plan = std::move(p);
+    std::lock_guard lock(g_handles_mutex);
+    *plan = handle.get();
+    g_handles.emplace(handle.get(), std::move(handle));
+  });
+}
+
+int hetlb_mpi_plan_counts(hetlb_mpi_plan plan, int* counts, int* displs, int* send_order) {
+  return guarded(parent_of(plan), [&] {
+    const hetlb::mpi::Distribution& d = lookup(plan).distribution();
+    for (std::size_t r = 0; r < d.counts.size(); ++r) {
+      if (counts) counts[r] = d.counts[r];
+      if (displs) displs[r] = d.displs[r];
+      if (send_order) send_order[r] = d.send_order[r];
+    }
+  });
+}
+
+int hetlb_mpi_plan_share(hetlb_mpi_plan plan, int* count, long long* offset) {
+  return guarded(parent_of(plan), [&] {
+    const hetlb::mpi::Plan& p = lookup(plan);
+    if (count) *count = p.count();
+    if (offset) *offset = p.offset();
+  });
+}
+
+int hetlb_mpi_plan_gather_order(hetlb_mpi_plan plan, int* gather_order, double* scatter_makespan,
+                                double* gather_completion) {
+  return guarded(parent_of(plan), [&] {
+    const hetlb::mpi::Distribution& d = lookup(plan).distribution();
+    if (gather_order) std::copy(d.gather_order.begin(), d.gather_order.end(), gather_order);
+    if (scatter_makespan) *scatter_makespan = d.predicted_makespan;
+    if (gather_completion) *gather_completion = d.predicted_gather;
+  });
+}
+
+int hetlb_mpi_plan_scatter(hetlb_mpi_plan plan, const void* sendbuf, MPI_Datatype sendtype, void* recvbuf,
+                           MPI_Datatype recvtype) {
+  return guarded(parent_of(plan), [&] { lookup(plan).scatter(sendbuf, sendtype, recvbuf, recvtype); });
+}
+
+int hetlb_mpi_plan_gather(hetlb_mpi_plan plan, const void* sendbuf, MPI_Datatype sendtype, void* recvbuf,
+                          MPI_Datatype recvtype) {
+  return guarded(parent_of(plan), [&] { lookup(plan).gather(sendbuf, sendtype, recvbuf, recvtype); });
+}
+
+int hetlb_mpi_plan_free(hetlb_mpi_plan* plan) {
+  return guarded(plan ? parent_of(*plan) : MPI_COMM_NULL, [&] {
+    if (!plan) throw hetlb::mpi::Error(HETLB_MPI_E_PLAN, "hetlb_mpi_plan_free(NULL): expected the address of a plan", world_rank0());
+    lookup(*plan);
+    std::unique_ptr<hetlb::mpi::Plan> dying;
+    {
+      std::lock_guard lock(g_handles_mutex);
+      dying = std::move(g_handles.at(*plan)->plan);
+    }
+    dying.reset();  // MPI_Comm_free, outside the lock
+    *plan = HETLB_MPI_PLAN_NULL;
+  });
+}
+
 int hetlb_mpi_scatterv_counts(const char* platform_path, long long n, int root, MPI_Comm comm, int* counts,
                               int* displs, int* send_order) {
-  try {
+  return guarded(comm, [&] {
     const hetlb::mpi::Distribution d =
         hetlb::mpi::plan_distribution(std::string(platform_path ? platform_path : ""), n, root, comm);
     for (std::size_t r = 0; r < d.counts.size(); ++r) {
@@ -28,39 +153,26 @@ int hetlb_mpi_scatterv_counts(const char* platform_path, long long n, int root, 
       if (displs) displs[r] = d.displs[r];
       if (send_order) send_order[r] = d.send_order[r];
     }
-    return HETLB_MPI_SUCCESS;
-  } catch (const hetlb::mpi::Error& e) {
-    return report(e, comm);
-  }
+  });
 }
 
 int hetlb_mpi_scatter(const void* sendbuf, long long n, MPI_Datatype type, void* recvbuf, int recv_capacity,
                       int root, const char* platform_path, MPI_Comm comm, int* count, long long* offset,
                       MPI_Comm* plan_comm) {
-  try {
-    const hetlb::mpi::Distribution d =
-        hetlb::mpi::plan_distribution(std::string(platform_path ? platform_path : ""), n, root, comm);
-    const hetlb::mpi::Share share = hetlb::mpi::scatter(sendbuf, type, recvbuf, recv_capacity, d, comm);
-    if (count) *count = share.count;
-    if (offset) *offset = share.offset;
-    if (plan_comm) *plan_comm = hetlb::mpi::plan_communicator(d, comm);
-    return HETLB_MPI_SUCCESS;
-  } catch (const hetlb::mpi::Error& e) {
-    return report(e, comm);
-  }
-}
-
-const char* hetlb_mpi_status_string(int status) {
-  switch (status) {
-    case HETLB_MPI_SUCCESS: return "success";
-    case HETLB_MPI_ERR_PLATFORM: return "unreadable or unplannable platform";
-    case HETLB_MPI_ERR_SIZE: return "platform/communicator size mismatch";
-    case HETLB_MPI_ERR_ROOT: return "root out of range";
-    case HETLB_MPI_ERR_COUNT: return "item count out of range (n <= 0 or above INT_MAX per rank)";
-    case HETLB_MPI_ERR_BUFFER: return "receive buffer too small or null buffer";
-    case HETLB_MPI_ERR_MPI: return "MPI call failed";
-  }
-  return "unknown hetlb_mpi status";
+  return guarded(comm, [&] {
+    const hetlb::mpi::Plan plan(std::string(platform_path ? platform_path : ""), n, root, comm);
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    hetlb::mpi::detail::agree_all(
+        recv_capacity < plan.count() ? HETLB_MPI_E_BUFFER : 0,
+        "rank " + std::to_string(rank) + ": receive buffer of " + std::to_string(recv_capacity) +
+            " items for a share of " + std::to_string(plan.count()) + " items",
+        plan.comm(), root);
+    plan.scatter(sendbuf, type, recvbuf, type);
+    if (count) *count = plan.count();
+    if (offset) *offset = plan.offset();
+    if (plan_comm) *plan_comm = hetlb::mpi::plan_communicator(plan.distribution(), comm);
+  });
 }
 
 }  // extern "C"

@@ -2,33 +2,46 @@
 
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "hetlb/mpi/distribution.hpp"
 
 namespace hetlb::mpi::detail {
 
-void agree_from_rank0(int status, const std::string& message, MPI_Comm comm) {
-  int header[2] = {status, static_cast<int>(message.size())};
-  MPI_Bcast(header, 2, MPI_INT, 0, comm);
-  if (header[0] == HETLB_MPI_SUCCESS) return;
-  std::vector<char> text(message.begin(), message.end());  // only rank 0's content matters
-  text.resize(static_cast<std::size_t>(header[1]) + 1);
-  MPI_Bcast(text.data(), header[1], MPI_CHAR, 0, comm);
-  throw Error(header[0], std::string(text.data(), static_cast<std::size_t>(header[1])));
+void check_mpi(int rc, const char* call, MPI_Comm comm) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING] = "";
+  int length = 0, rank = -1;
+  MPI_Error_string(rc, text, &length);
+  if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
+  throw Error(HETLB_MPI_E_MPI, fmt::format("rank {}: {} failed: {}", rank, call, std::string(text, static_cast<std::size_t>(length))));
 }
 
-void agree_all(int local_status, const std::string& reason, MPI_Comm comm) {
+std::string broadcast_text(const std::string& text, int from, MPI_Comm comm) {
+  int length = static_cast<int>(text.size());
+  check_mpi(MPI_Bcast(&length, 1, MPI_INT, from, comm), "MPI_Bcast", comm);
+  std::vector<char> buffer(text.begin(), text.end());
+  buffer.resize(static_cast<std::size_t>(length) + 1);
+  check_mpi(MPI_Bcast(buffer.data(), length, MPI_CHAR, from, comm), "MPI_Bcast", comm);
+  return std::string(buffer.data(), static_cast<std::size_t>(length));
+}
+
+void agree_from(int from, int status, const std::string& message, MPI_Comm comm, int reporter) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  check_mpi(MPI_Bcast(&status, 1, MPI_INT, from, comm), "MPI_Bcast", comm);
+  if (status == 0) return;
+  throw Error(status, broadcast_text(message, from, comm), rank == reporter);
+}
+
+void agree_all(int local_status, const std::string& reason, MPI_Comm comm, int reporter) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  int mine = local_status != HETLB_MPI_SUCCESS ? rank : size, reporter = size;
-  MPI_Allreduce(&mine, &reporter, 1, MPI_INT, MPI_MIN, comm);
-  if (reporter == size) return;
-  int header[2] = {local_status, static_cast<int>(reason.size())};
-  MPI_Bcast(header, 2, MPI_INT, reporter, comm);
-  std::vector<char> text(reason.begin(), reason.end());
-  text.resize(static_cast<std::size_t>(header[1]) + 1);
-  MPI_Bcast(text.data(), header[1], MPI_CHAR, reporter, comm);
-  throw Error(header[0], std::string(text.data(), static_cast<std::size_t>(header[1])));
+  int mine = local_status != 0 ? rank : size, first = size;
+  check_mpi(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce", comm);
+  if (first == size) return;
+  agree_from(first, local_status, reason, comm, reporter);
 }
 
 }  // namespace hetlb::mpi::detail

@@ -1,10 +1,14 @@
-# cmake -DCOMMAND="a|b|c" -DEXPECTED=regex [-DPREFIX=hetlb_mpi:] -P expect_error.cmake
-# Passes when the command exits non-zero and its stderr holds exactly one line starting with PREFIX
-# (default "hetlb_mpi:"), matching EXPECTED (the one clear line printed by rank 0).
+# cmake -DCOMMAND="a|b|c" -DEXPECTED=regex [-DPREFIX=hetlb_mpi:] [-DEXIT_CODE=n] [-DLINES=n] -P expect_error.cmake
+# Passes when the command exits non-zero (exactly EXIT_CODE when given) and its stderr holds exactly
+# LINES (default 1) lines starting with PREFIX (default "hetlb_mpi:"), the first matching EXPECTED
+# (the one clear line printed by the root).
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" command "${COMMAND}")
 if(NOT DEFINED PREFIX)
   set(PREFIX "hetlb_mpi:")
+endif()
+if(NOT DEFINED LINES)
+  set(LINES 1)
 endif()
 execute_process(COMMAND ${command} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(REGEX MATCHALL "${PREFIX}" prefixes "${err}")
@@ -13,10 +17,13 @@ string(REGEX MATCH "${PREFIX}[^\n]*" line "${err}")
 if(rc EQUAL 0)
   message(FATAL_ERROR "expected a non-zero exit, got 0\nstdout:\n${out}\nstderr:\n${err}")
 endif()
-if(NOT n EQUAL 1)
-  message(FATAL_ERROR "expected exactly one '${PREFIX}' line on stderr, got ${n}\nstderr:\n${err}")
+if(DEFINED EXIT_CODE AND NOT rc EQUAL EXIT_CODE)
+  message(FATAL_ERROR "expected exit ${EXIT_CODE}, got ${rc}\nstdout:\n${out}\nstderr:\n${err}")
 endif()
-if(NOT line MATCHES "${EXPECTED}")
+if(NOT n EQUAL LINES)
+  message(FATAL_ERROR "expected ${LINES} '${PREFIX}' line(s) on stderr, got ${n}\nstderr:\n${err}")
+endif()
+if(LINES GREATER 0 AND NOT line MATCHES "${EXPECTED}")
   message(FATAL_ERROR "the error line does not match '${EXPECTED}':\n${line}")
 endif()
-message(STATUS "exit ${rc}, ${line}")
+message(STATUS "exit ${rc}, ${line} ${out}")

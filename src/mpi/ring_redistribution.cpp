@@ -18,7 +18,7 @@ constexpr int kTagToSucc = 4771, kTagToPred = 4772;
 
 int as_int(std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-    throw Error(HETLB_MPI_ERR_COUNT, fmt::format("ring redistribution: a transfer of {} bytes, expected below 2^31", bytes));
+    throw Error(HETLB_MPI_E_COUNT, fmt::format("ring redistribution: a transfer of {} bytes, expected below 2^31", bytes));
   return static_cast<int>(bytes);
 }
 }  // namespace
@@ -69,7 +69,7 @@ std::vector<std::byte> redistribute_ring(const ring::Ring& ring, const ring::Pla
       why = fmt::format("ring redistribution: the plan leaves P_{} with {} items, expected T_{} = {}", i, balance[i], i,
                         ring.targets[i]);
   }
-  detail::agree_all(why.empty() ? HETLB_MPI_SUCCESS : HETLB_MPI_ERR_COUNT, why, comm);
+  detail::agree_all(why.empty() ? 0 : HETLB_MPI_E_COUNT, why, comm, 0);
 
   // The periodic 1-D Cartesian communicator (rank order kept: ranks are processors); private, so
   // only this exchange's two tags travel on it.
@@ -133,7 +133,7 @@ std::vector<std::byte> redistribute_ring(const ring::Ring& ring, const ring::Pla
   if (held.size() != static_cast<std::size_t>(ring.targets[me]) * item_bytes)
     local_error = fmt::format("ring redistribution: rank {} ends with {} items, expected T_{} = {}", rank,
                               held.size() / item_bytes, rank, ring.targets[me]);
-  detail::agree_all(local_error.empty() ? HETLB_MPI_SUCCESS : HETLB_MPI_ERR_COUNT, local_error, comm);
+  detail::agree_all(local_error.empty() ? 0 : HETLB_MPI_E_COUNT, local_error, comm, 0);
   return {held.begin(), held.end()};
 }
 

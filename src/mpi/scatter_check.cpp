@@ -64,6 +64,7 @@ int main(int argc, char** argv) {
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // codes back, no abort from hetlb's errors
   const Options o = parse(argc, argv);
 
   std::vector<std::int64_t> data;
@@ -111,7 +112,7 @@ int main(int argc, char** argv) {
       offset = share.offset;
       plan_comm = hetlb::mpi::plan_communicator(d, MPI_COMM_WORLD);
     } catch (const hetlb::mpi::Error& e) {
-      if (rank == 0) std::fprintf(stderr, "hetlb_mpi: %s\n", e.what());
+      if (e.reporter()) std::fprintf(stderr, "hetlb_mpi: %s\n", e.what());
       MPI_Finalize();
       return 2;
     }

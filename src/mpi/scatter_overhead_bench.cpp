@@ -1,17 +1,23 @@
-// hetlb-mpi-scatter-bench: the cost of hetlb::mpi::scatter against a bare MPI_Scatterv with the same
-// counts and displacements, payloads 1 KB to 64 MB (MPI_BYTE items), planning excluded (timed apart).
-//   mpirun -np 4 hetlb-mpi-scatter-bench [--max-bytes B] [--reps R]
-// Rank 0 prints a markdown table: median times over R repetitions (each timed from a barrier to the
-// slowest rank's return, MPI_MAX) and the overhead of hetlb over MPI_Scatterv.
+// hetlb-mpi-scatter-bench: the cost of a persistent plan's hetlb_mpi_plan_scatter / _gather against a
+// bare MPI_Scatterv / MPI_Gatherv with the same counts and displacements, payloads 1 KB to 64 MB
+// (MPI_BYTE items), planning excluded (timed apart: hetlb_mpi_plan_create).
+//   mpirun -np 2 hetlb-mpi-scatter-bench [--max-bytes B] [--reps R]
+// Each repetition times the four calls in turn (so drifts of the machine hit all four alike), each
+// from a barrier to the slowest rank's return (MPI_MAX); rank 0 prints a markdown table of the medians
+// and hetlb's overhead over the bare call.
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include <mpi.h>
 
-#include "hetlb/mpi/scatter.hpp"
+#include "hetlb/io/platform_json.hpp"
+#include "hetlb/mpi/plan.h"
 
 namespace {
 
@@ -48,38 +54,51 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long long max_bytes = 64LL << 20;
-  int reps = 15;
+  int reps = 0;  // 0: by payload, from 2001 (1 KB) down to 21 (64 MB)
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     if (key == "--max-bytes") max_bytes = std::atoll(argv[i + 1]);
     if (key == "--reps") reps = std::max(1, std::atoi(argv[i + 1]));
   }
-  const hetlb::Platform platform = bench_platform(size);
+  const std::string path = "/tmp/hetlb-mpi-bench-" + std::to_string(getpid()) + ".json";
+  if (rank == 0) std::ofstream(path) << hetlb::io::platform_to_json(bench_platform(size));
   if (rank == 0)
-    std::printf("| payload | ranks | plan (s) | MPI_Scatterv (s) | hetlb scatter (s) | overhead |\n"
-                "|---|---|---|---|---|---|\n");
-  for (long long bytes = 1024; bytes <= max_bytes; bytes *= 4) {
+    std::printf("| payload | ranks | plan_create (s) | MPI_Scatterv (s) | plan_scatter (s) | overhead | MPI_Gatherv (s) "
+                "| plan_gather (s) | overhead |\n|---|---|---|---|---|---|---|---|---|\n");
+  int failed = 0;
+  for (long long bytes = 1024; bytes <= max_bytes && !failed; bytes *= 4) {
     const double plan_start = MPI_Wtime();
-    const hetlb::mpi::Distribution d = hetlb::mpi::plan_distribution(platform, bytes, 0, MPI_COMM_WORLD);
+    hetlb_mpi_plan plan = HETLB_MPI_PLAN_NULL;
+    failed = hetlb_mpi_plan_create(rank == 0 ? path.c_str() : nullptr, bytes, 0, MPI_COMM_WORLD, &plan) != MPI_SUCCESS;
     const double plan_time = MPI_Wtime() - plan_start;
-    std::vector<char> send(rank == 0 ? static_cast<std::size_t>(bytes) : 0, 'x');
-    std::vector<char> recv(static_cast<std::size_t>(d.counts[static_cast<std::size_t>(rank)]) + 1);
-    const int count = d.counts[static_cast<std::size_t>(rank)];
-    std::vector<double> bare, ours;
-    for (int r = 0; r < reps; ++r) {
-      bare.push_back(timed([&] {
-        MPI_Scatterv(send.data(), d.counts.data(), d.displs.data(), MPI_BYTE, recv.data(), count, MPI_BYTE, 0,
-                     MPI_COMM_WORLD);
+    if (failed) break;
+    std::vector<int> counts(static_cast<std::size_t>(size)), displs(counts);
+    hetlb_mpi_plan_counts(plan, counts.data(), displs.data(), nullptr);
+    const int count = counts[static_cast<std::size_t>(rank)];
+    std::vector<char> send(rank == 0 ? static_cast<std::size_t>(bytes) : 0, 'x'), back(send.size());
+    std::vector<char> recv(static_cast<std::size_t>(count) + 1);
+    std::vector<double> scatterv, ours, gatherv, our_gather;
+    const int n = reps > 0 ? reps : std::max(21, static_cast<int>(2001 / (1 + (bytes >> 16))));
+    for (int r = 0; r < n; ++r) {
+      scatterv.push_back(timed([&] {
+        MPI_Scatterv(send.data(), counts.data(), displs.data(), MPI_BYTE, recv.data(), count, MPI_BYTE, 0, MPI_COMM_WORLD);
       }, MPI_COMM_WORLD));
-      ours.push_back(timed([&] { hetlb::mpi::scatter(send.data(), MPI_BYTE, recv.data(), count, d, MPI_COMM_WORLD); },
+      ours.push_back(timed([&] { failed |= hetlb_mpi_plan_scatter(plan, send.data(), MPI_BYTE, recv.data(), MPI_BYTE); },
                            MPI_COMM_WORLD));
+      gatherv.push_back(timed([&] {
+        MPI_Gatherv(recv.data(), count, MPI_BYTE, back.data(), counts.data(), displs.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
+      }, MPI_COMM_WORLD));
+      our_gather.push_back(timed([&] { failed |= hetlb_mpi_plan_gather(plan, recv.data(), MPI_BYTE, back.data(), MPI_BYTE); },
+                                 MPI_COMM_WORLD));
     }
-    const double b = median(bare), o = median(ours);
+    hetlb_mpi_plan_free(&plan);
+    const double a = median(scatterv), b = median(ours), c = median(gatherv), d = median(our_gather);
     const std::string payload = bytes >= (1LL << 20) ? std::to_string(bytes >> 20) + " MB" : std::to_string(bytes >> 10) + " KB";
     if (rank == 0)
-      std::printf("| %s | %d | %.3g | %.4g | %.4g | %+.1f%% |\n", payload.c_str(), size, plan_time, b, o,
-                  100.0 * (o - b) / b);
+      std::printf("| %s | %d | %.3g | %.4g | %.4g | %+.1f%% | %.4g | %.4g | %+.1f%% |\n", payload.c_str(), size, plan_time, a,
+                  b, 100.0 * (b - a) / a, c, d, 100.0 * (d - c) / c);
   }
+  if (rank == 0) std::remove(path.c_str());
   MPI_Finalize();
-  return 0;
+  return failed ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 // The distribution of a load-balanced scatter over an MPI communicator (RR-4770, Section 5: the
-// MPI_Scatter of the seismic code replaced by MPI_Scatterv with the planner's counts).
+// MPI_Scatter of the seismic code replaced by MPI_Scatterv with the planner's counts), and the order
+// in which the results come back.
 // Processor k of the platform (after `count` expansion) is rank k of the communicator.
 #pragma once
 #include <cstdint>
@@ -10,42 +11,60 @@
 
 #include "hetlb/error.hpp"
 #include "hetlb/model/platform.hpp"
-#include "hetlb/mpi/scatter.h"
+#include "hetlb/mpi/plan.h"
 #include "hetlb/scatter/solve.hpp"
 
 namespace hetlb::mpi {
 
-// Raised identically on every rank of the communicator: `status` is a hetlb_mpi_status code and
-// what() the one-line reason found by rank 0.
+// Raised identically on every rank of the communicator (argument errors), or on the ranks where MPI
+// failed (HETLB_MPI_E_MPI): `status` is a hetlb_mpi_error (HETLB_MPI_E_*), what() the one-line reason,
+// reporter() true on the one rank that prints it (the root; rank 0 when the root is in question).
 class Error : public hetlb::Error {
  public:
-  Error(int status, const std::string& what) : hetlb::Error(what), status_(status) {}
+  Error(int status, const std::string& what, bool reporter = true)
+      : hetlb::Error(what), status_(status), reporter_(reporter) {}
   int status() const { return status_; }
+  bool reporter() const { return reporter_; }
+  int mpi_code() const { return hetlb_mpi_error_class(status_); }  // the registered MPI error class
 
  private:
   int status_;
+  bool reporter_;
 };
 
 struct Distribution {
-  std::vector<int> counts;      // items of each rank, in rank order
-  std::vector<int> displs;      // first item of each rank in the root's buffer (prefix sums, rank order)
-  std::vector<int> send_order;  // ranks in the order the root serves them, root last
+  std::vector<int> counts;        // items of each rank, in rank order
+  std::vector<int> displs;        // first item of each rank in the root's buffer (prefix sums, rank order)
+  std::vector<int> send_order;    // ranks in the order the root serves them, root last
+  std::vector<int> gather_order;  // ranks in the order the root gathers their results
   int root = 0;
   double predicted_makespan = 0;  // equation (2) for the plan, in the platform's time unit
+  double predicted_gather = 0;    // the gather after it: results leave at T_i, one at a time into the root
+  MPI_Comm comm = MPI_COMM_NULL;  // the communicator it was planned on (checked by scatter())
 
   std::int64_t total() const;
 };
 
-// Collective. Rank 0 checks the arguments and plans with hetlb::scatter::plan_scatter (request.root is
-// set to processor `root`, request.items to n); the verdict and the plan are broadcast, so every rank
-// returns the same distribution or throws the same hetlb::mpi::Error.
+// Collective. The root checks the arguments and plans with hetlb::scatter::plan_scatter (request.root
+// is set to processor `root`, request.items to n); the verdict and the plan are broadcast, so every
+// rank returns the same distribution or throws the same hetlb::mpi::Error. Only the root's `n` and
+// platform count; `root` must be the same on every rank (checked).
 Distribution plan_distribution(const Platform& platform, std::int64_t n, int root, MPI_Comm comm,
                                scatter::Request request = {});
-// Same, the platform read by rank 0 from a hetlb platform JSON file.
+// Same, the platform read by the root from a hetlb platform JSON file.
 Distribution plan_distribution(const std::string& platform_path, std::int64_t n, int root, MPI_Comm comm,
                                scatter::Request request = {});
 
 // A communicator over the same processes whose rank i is the i-th served by the plan (root last).
 MPI_Comm plan_communicator(const Distribution& distribution, MPI_Comm comm);
+
+// Of two receive orders (the send order and its reverse), the one that completes the gather first
+// when rank i's results (costing comm[i](n_i) on its link) are ready at finish[i] (send order).
+struct GatherChoice {
+  std::vector<std::size_t> order;  // positions in send order
+  double completion = 0;
+};
+GatherChoice choose_gather_order(const scatter::Problem& problem, const std::vector<Count>& items,
+                                 const std::vector<double>& finish);
 
 }  // namespace hetlb::mpi

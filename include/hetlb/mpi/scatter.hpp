@@ -1,10 +1,12 @@
-// The load-balanced MPI_Scatter replacement (RR-4770, Sections 2 and 5), C++ interface.
+// The load-balanced MPI_Scatter replacement (RR-4770, Sections 2 and 5), C++ one-shot interface
+// (hetlb/mpi/plan.hpp for a plan used many times).
 #pragma once
 #include <cstdint>
 
 #include <mpi.h>
 
 #include "hetlb/mpi/distribution.hpp"
+#include "hetlb/mpi/plan.hpp"
 
 namespace hetlb::mpi {
 
@@ -13,12 +15,11 @@ struct Share {
   std::int64_t offset = 0;  // index of its first item in the root's buffer
 };
 
-// Collective. The root sends each rank its block [displs[r], displs[r] + counts[r]) of `sendbuf` with
-// point-to-point sends in distribution.send_order (decreasing bandwidth; its own block last, copied
-// locally), so the order is the plan's and not the MPI implementation's. recvbuf must hold
+// Collective over comm, which must be the communicator the distribution was planned on (else
+// HETLB_MPI_E_COMM on every rank). The root sends each rank its block [displs[r], displs[r] + counts[r])
+// of `sendbuf` in distribution.send_order over a duplicate of comm. recvbuf must hold
 // recv_capacity >= counts[rank] items; a smaller capacity on any rank throws hetlb::mpi::Error
-// (HETLB_MPI_ERR_BUFFER) on every rank before anything is sent. The blocks travel with tag 4770 on
-// `comm`: no receive from the root with MPI_ANY_TAG may be pending on `comm` during the call.
+// (HETLB_MPI_E_BUFFER) on every rank before anything is sent.
 Share scatter(const void* sendbuf, MPI_Datatype type, void* recvbuf, int recv_capacity,
               const Distribution& distribution, MPI_Comm comm);
 

@@ -1,0 +1,152 @@
+! hetlb_mpi_f08: the persistent load-balanced scatter/gather plan of hetlb/mpi/plan.h for Fortran 2008
+! programs using mpi_f08 (RR-4770, Sections 2 and 5). Thin wrappers over the C interface through
+! ISO_C_BINDING; the conventions, the errors and the thread rules are those of plan.h. ierror, when
+! present, receives MPI_SUCCESS or the MPI error class of a hetlb error (hetlb_mpi_error_of gives the
+! HETLB_MPI_E_* value). Buffers are arrays passed by address (a zero-size array where unused).
+module hetlb_mpi_f08
+  use, intrinsic :: iso_c_binding, only: c_int, c_long_long, c_double, c_ptr, c_null_ptr, c_char, c_null_char
+  use mpi_f08, only: MPI_Comm, MPI_Datatype
+  implicit none
+  private
+
+  public :: hetlb_mpi_plan, hetlb_mpi_plan_create, hetlb_mpi_plan_share, hetlb_mpi_plan_counts, &
+            hetlb_mpi_plan_scatter, hetlb_mpi_plan_gather, hetlb_mpi_plan_free, hetlb_mpi_error_of, &
+            hetlb_mpi_set_error_output
+  public :: HETLB_MPI_E_PLATFORM, HETLB_MPI_E_SIZE, HETLB_MPI_E_ROOT, HETLB_MPI_E_COUNT, HETLB_MPI_E_BUFFER, &
+            HETLB_MPI_E_MPI, HETLB_MPI_E_TYPE, HETLB_MPI_E_PLAN, HETLB_MPI_E_COMM
+
+  integer, parameter :: HETLB_MPI_E_PLATFORM = 1, HETLB_MPI_E_SIZE = 2, HETLB_MPI_E_ROOT = 3, &
+                        HETLB_MPI_E_COUNT = 4, HETLB_MPI_E_BUFFER = 5, HETLB_MPI_E_MPI = 6, &
+                        HETLB_MPI_E_TYPE = 7, HETLB_MPI_E_PLAN = 8, HETLB_MPI_E_COMM = 9
+
+  type, bind(C) :: hetlb_mpi_plan
+    type(c_ptr) :: handle = c_null_ptr
+  end type hetlb_mpi_plan
+
+  interface
+    integer(c_int) function c_create(path, n, root, comm, plan) bind(C, name="hetlb_mpi_plan_create_f08")
+      import :: c_int, c_long_long, c_char, c_ptr
+      character(kind=c_char), dimension(*), intent(in) :: path
+      integer(c_long_long), value :: n
+      integer(c_int), value :: root, comm
+      type(c_ptr), intent(out) :: plan
+    end function c_create
+    integer(c_int) function c_share(plan, count, offset) bind(C, name="hetlb_mpi_plan_share")
+      import :: c_int, c_long_long, c_ptr
+      type(c_ptr), value :: plan
+      integer(c_int), intent(out) :: count
+      integer(c_long_long), intent(out) :: offset
+    end function c_share
+    integer(c_int) function c_counts(plan, counts, displs, order) bind(C, name="hetlb_mpi_plan_counts")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan
+      integer(c_int), dimension(*), intent(out) :: counts, displs, order
+    end function c_counts
+    integer(c_int) function c_scatter(plan, sendbuf, sendtype, recvbuf, recvtype) bind(C, name="hetlb_mpi_plan_scatter_f08")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan
+      type(*), dimension(*), intent(in) :: sendbuf
+      integer(c_int), value :: sendtype, recvtype
+      type(*), dimension(*) :: recvbuf
+    end function c_scatter
+    integer(c_int) function c_gather(plan, sendbuf, sendtype, recvbuf, recvtype) bind(C, name="hetlb_mpi_plan_gather_f08")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan
+      type(*), dimension(*), intent(in) :: sendbuf
+      integer(c_int), value :: sendtype, recvtype
+      type(*), dimension(*) :: recvbuf
+    end function c_gather
+    integer(c_int) function c_free(plan) bind(C, name="hetlb_mpi_plan_free")
+      import :: c_int, c_ptr
+      type(c_ptr), intent(inout) :: plan
+    end function c_free
+    integer(c_int) function c_error_of(code) bind(C, name="hetlb_mpi_error_of")
+      import :: c_int
+      integer(c_int), value :: code
+    end function c_error_of
+    subroutine c_set_error_output(enabled) bind(C, name="hetlb_mpi_set_error_output")
+      import :: c_int
+      integer(c_int), value :: enabled
+    end subroutine c_set_error_output
+  end interface
+
+contains
+
+  ! Collective. Only the root's platform_path and n count (the others may pass '' and 0).
+  subroutine hetlb_mpi_plan_create(platform_path, n, root, comm, plan, ierror)
+    character(len=*), intent(in) :: platform_path
+    integer(c_long_long), intent(in) :: n
+    integer, intent(in) :: root
+    type(MPI_Comm), intent(in) :: comm
+    type(hetlb_mpi_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_create(trim(platform_path) // c_null_char, n, int(root, c_int), int(comm%MPI_VAL, c_int), plan%handle)
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_create
+
+  ! Local: this rank's item count and the (0-based) index of its first item in the root's buffer.
+  subroutine hetlb_mpi_plan_share(plan, count, offset, ierror)
+    type(hetlb_mpi_plan), intent(in) :: plan
+    integer, intent(out) :: count
+    integer(c_long_long), intent(out) :: offset
+    integer, optional, intent(out) :: ierror
+    integer(c_int) :: c
+    integer :: rc
+    rc = c_share(plan%handle, c, offset)
+    count = c
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_share
+
+  ! Local: arrays of communicator size; displs are 0-based, send_order holds 0-based ranks.
+  subroutine hetlb_mpi_plan_counts(plan, counts, displs, send_order, ierror)
+    type(hetlb_mpi_plan), intent(in) :: plan
+    integer(c_int), dimension(:), intent(out) :: counts, displs, send_order
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_counts(plan%handle, counts, displs, send_order)
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_counts
+
+  subroutine hetlb_mpi_plan_scatter(plan, sendbuf, sendtype, recvbuf, recvtype, ierror)
+    type(hetlb_mpi_plan), intent(in) :: plan
+    type(*), dimension(*), intent(in) :: sendbuf
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(*), dimension(*) :: recvbuf
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_scatter(plan%handle, sendbuf, int(sendtype%MPI_VAL, c_int), recvbuf, int(recvtype%MPI_VAL, c_int))
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_scatter
+
+  subroutine hetlb_mpi_plan_gather(plan, sendbuf, sendtype, recvbuf, recvtype, ierror)
+    type(hetlb_mpi_plan), intent(in) :: plan
+    type(*), dimension(*), intent(in) :: sendbuf
+    type(MPI_Datatype), intent(in) :: sendtype, recvtype
+    type(*), dimension(*) :: recvbuf
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_gather(plan%handle, sendbuf, int(sendtype%MPI_VAL, c_int), recvbuf, int(recvtype%MPI_VAL, c_int))
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_gather
+
+  ! Collective.
+  subroutine hetlb_mpi_plan_free(plan, ierror)
+    type(hetlb_mpi_plan), intent(inout) :: plan
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_free(plan%handle)
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_free
+
+  integer function hetlb_mpi_error_of(code)
+    integer, intent(in) :: code
+    hetlb_mpi_error_of = c_error_of(int(code, c_int))
+  end function hetlb_mpi_error_of
+
+  subroutine hetlb_mpi_set_error_output(enabled)
+    logical, intent(in) :: enabled
+    call c_set_error_output(merge(1_c_int, 0_c_int, enabled))
+  end subroutine hetlb_mpi_set_error_output
+
+end module hetlb_mpi_f08

@@ -1,0 +1,89 @@
+// hetlb::mpi::Plan: a distribution planned once, with its own duplicate of the caller's communicator.
+#include "hetlb/mpi/plan.hpp"
+
+#include <utility>
+
+#include "collective_status.hpp"
+
+namespace hetlb::mpi {
+
+namespace {
+
+// A duplicate of comm whose errors come back as codes (hetlb turns them into HETLB_MPI_E_MPI).
+MPI_Comm duplicate(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) {
+    int world_rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    throw Error(HETLB_MPI_E_COMM, "comm = MPI_COMM_NULL: expected a communicator", world_rank == 0);
+  }
+  MPI_Comm dup = MPI_COMM_NULL;
+  detail::check_mpi(MPI_Comm_dup(comm, &dup), "MPI_Comm_dup", comm);
+  MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+  return dup;
+}
+
+}  // namespace
+
+void Plan::adopt(MPI_Comm comm) {
+  comm_ = comm;
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+Plan::Plan(const std::string& platform_path, std::int64_t n, int root, MPI_Comm comm, scatter::Request request) {
+  MPI_Comm dup = duplicate(comm);
+  try {
+    d_ = plan_distribution(platform_path, n, root, dup, request);
+  } catch (...) {
+    MPI_Comm_free(&dup);
+    throw;
+  }
+  d_.comm = comm;
+  adopt(dup);
+}
+
+Plan::Plan(const Platform& platform, std::int64_t n, int root, MPI_Comm comm, scatter::Request request) {
+  MPI_Comm dup = duplicate(comm);
+  try {
+    d_ = plan_distribution(platform, n, root, dup, request);
+  } catch (...) {
+    MPI_Comm_free(&dup);
+    throw;
+  }
+  d_.comm = comm;
+  adopt(dup);
+}
+
+Plan::Plan(Distribution distribution, MPI_Comm comm) : d_(std::move(distribution)) {
+  int same = MPI_UNEQUAL;
+  if (comm != MPI_COMM_NULL && d_.comm != MPI_COMM_NULL) MPI_Comm_compare(d_.comm, comm, &same);
+  int rank = 0;
+  if (comm != MPI_COMM_NULL) MPI_Comm_rank(comm, &rank);
+  if (same != MPI_IDENT)  // decided alike on every rank that passes the same distribution and comm
+    throw Error(HETLB_MPI_E_COMM,
+                "the distribution was planned on another communicator: plan again on this one", rank == d_.root);
+  d_.comm = comm;
+  adopt(duplicate(comm));
+}
+
+Plan::Plan(Plan&& other) noexcept
+    : d_(std::move(other.d_)), comm_(std::exchange(other.comm_, MPI_COMM_NULL)), rank_(other.rank_), size_(other.size_) {}
+
+Plan& Plan::operator=(Plan&& other) noexcept {
+  if (this != &other) {
+    Plan old(std::move(*this));
+    d_ = std::move(other.d_);
+    comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+    rank_ = other.rank_;
+    size_ = other.size_;
+  }
+  return *this;
+}
+
+Plan::~Plan() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+}
+
+}  // namespace hetlb::mpi

@@ -1,0 +1,218 @@
+// Plan::scatter and Plan::gather: the blocks move point to point in the plan's order over the plan's
+// own communicator, while one MPI_Iallreduce, started first, checks the arguments that must agree
+// (local buffer/type errors, type sizes). Nothing waits on the check: a rank with a bad argument still
+// takes part with empty messages (or drains what it is sent), so no rank hangs, and every rank then
+// learns the same verdict. Only MPI failures during the transfer stay local (HETLB_MPI_E_MPI).
+#include <climits>
+#include <cstring>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "collective_status.hpp"
+#include "hetlb/mpi/plan.hpp"
+
+namespace hetlb::mpi {
+
+namespace {
+
+constexpr int kTag = 4770;  // RR-4770; on the plan's own communicator only
+constexpr int kNone = INT_MIN;
+
+enum class Direction { Scatter, Gather };
+
+// Bytes per element of a type whose elements are packed bytes (size = extent = true extent, lower
+// bound 0), else 0.
+MPI_Aint contiguous_bytes(MPI_Datatype type) {
+  int size = 0;
+  MPI_Aint lower = 0, extent = 0, true_lower = 0, true_extent = 0;
+  if (MPI_Type_size(type, &size) != MPI_SUCCESS || MPI_Type_get_extent(type, &lower, &extent) != MPI_SUCCESS ||
+      MPI_Type_get_true_extent(type, &true_lower, &true_extent) != MPI_SUCCESS)
+    return 0;
+  return size > 0 && lower == 0 && true_lower == 0 && extent == size && true_extent == size ? size : 0;
+}
+
+class Transfer {
+ public:
+  Transfer(const Distribution& d, MPI_Comm comm, int rank, int size) : d_(d), comm_(comm), rank_(rank), size_(size) {}
+
+  // One side of the call on this rank: `items` elements of `type` at `buffer` (send or receive).
+  // Returns whether the side is usable; records the first local error and the type size.
+  bool side(bool needed, const void* buffer, MPI_Datatype type, const char* role, std::int64_t items, int& size_out) {
+    size_out = kNone;
+    if (!needed) return true;
+    if (type == MPI_DATATYPE_NULL) return fail(HETLB_MPI_E_TYPE, fmt::format("rank {}: {} type MPI_DATATYPE_NULL for {} items", rank_, role, items));
+    int bytes = 0;
+    if (MPI_Type_size(type, &bytes) != MPI_SUCCESS)
+      return fail(HETLB_MPI_E_TYPE, fmt::format("rank {}: invalid {} type", rank_, role));
+    size_out = bytes;
+    if (buffer == nullptr) return fail(HETLB_MPI_E_BUFFER, fmt::format("rank {}: null {} buffer for {} items", rank_, role, items));
+    return true;
+  }
+
+  void start(int send_size, int recv_size) {
+    send_size_ = send_size, recv_size_ = recv_size;
+    in_[0] = kind_ ? (size_ - rank_) * 16 + kind_ : 0;
+    in_[1] = std::max(send_size, recv_size);
+    in_[2] = std::max(send_size == kNone ? kNone : -send_size, recv_size == kNone ? kNone : -recv_size);
+    note(MPI_Iallreduce(in_, out_, 3, MPI_INT, MPI_MAX, comm_, &request_), "MPI_Iallreduce");
+    started_ = request_ != MPI_REQUEST_NULL;
+  }
+
+  void send(const void* block, int count, MPI_Datatype type, int to, bool ok) {
+    if (ok && note(MPI_Send(block, count, type, to, kTag, comm_), "MPI_Send")) return;
+    MPI_Send(nullptr, 0, MPI_BYTE, to, kTag, comm_);  // in place of the block: the receiver never hangs
+  }
+
+  void receive(void* block, int count, MPI_Datatype type, int type_size, int from, bool ok) {
+    MPI_Status status;
+    if (ok) {
+      if (!note(MPI_Recv(block, count, type, from, kTag, comm_, &status), "MPI_Recv")) return;
+      int bytes = 0;
+      MPI_Get_count(&status, MPI_BYTE, &bytes);
+      if (static_cast<long long>(bytes) != static_cast<long long>(count) * type_size && short_from_ < 0) short_from_ = from;
+      return;
+    }
+    MPI_Message message;  // no usable buffer here: take the block into scratch memory
+    if (!note(MPI_Mprobe(from, kTag, comm_, &message, &status), "MPI_Mprobe")) return;
+    int bytes = 0;
+    MPI_Get_count(&status, MPI_BYTE, &bytes);
+    std::vector<char> scratch(static_cast<std::size_t>(bytes) + 1);
+    note(MPI_Mrecv(scratch.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+  }
+
+  // The root's own block: one memcpy when both types are contiguous bytes (what MPI_Scatterv's local
+  // copy does), else a message to itself.
+  void self_copy(const void* from, MPI_Datatype from_type, void* to, MPI_Datatype to_type, int count) {
+    const MPI_Aint from_bytes = contiguous_bytes(from_type), to_bytes = contiguous_bytes(to_type);
+    if (from_bytes > 0 && from_bytes == to_bytes) {
+      std::memcpy(to, from, static_cast<std::size_t>(from_bytes) * static_cast<std::size_t>(count));
+      return;
+    }
+    note(MPI_Sendrecv(from, count, from_type, rank_, kTag, to, count, to_type, rank_, kTag, comm_, MPI_STATUS_IGNORE),
+         "MPI_Sendrecv");
+  }
+
+  // The verdict, the same on every rank for agreed errors; throws hetlb::mpi::Error.
+  void finish(Direction direction) {
+    if (!started_ || !note(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait"))
+      throw Error(HETLB_MPI_E_MPI, mpi_error_, true);
+    if (out_[0] > 0) {  // agreed errors first: an MPI error they caused (a truncation) is no news
+      const int from = size_ - out_[0] / 16, kind = out_[0] % 16;
+      throw Error(kind, detail::broadcast_text(why_, from, comm_), rank_ == d_.root);
+    }
+    if (out_[1] != kNone && out_[1] != -out_[2]) type_mismatch(direction);
+    if (!mpi_error_.empty()) throw Error(HETLB_MPI_E_MPI, mpi_error_, true);
+    if (short_from_ >= 0)
+      throw Error(HETLB_MPI_E_MPI,
+                  fmt::format("rank {}: rank {} sent fewer bytes than planned (its send failed)", rank_, short_from_), true);
+  }
+
+ private:
+  bool fail(int kind, std::string why) {
+    if (!kind_) kind_ = kind, why_ = std::move(why);
+    return false;
+  }
+  bool note(int rc, const char* call) {
+    if (rc == MPI_SUCCESS) return true;
+    if (mpi_error_.empty()) {
+      char text[MPI_MAX_ERROR_STRING] = "";
+      int length = 0;
+      MPI_Error_string(rc, text, &length);
+      mpi_error_ = fmt::format("rank {}: {} failed: {}", rank_, call, std::string(text, static_cast<std::size_t>(length)));
+    }
+    return false;
+  }
+  // Which rank's type differs from the root's, known on every rank (error path).
+  [[noreturn]] void type_mismatch(Direction direction) {
+    std::vector<int> sizes(2 * static_cast<std::size_t>(size_));
+    const int mine[2] = {send_size_, recv_size_};
+    detail::check_mpi(MPI_Allgather(mine, 2, MPI_INT, sizes.data(), 2, MPI_INT, comm_), "MPI_Allgather", comm_);
+    const bool scatter = direction == Direction::Scatter;
+    const auto root = static_cast<std::size_t>(d_.root);
+    const int reference = sizes[2 * root + (scatter ? 0 : 1)];
+    for (std::size_t r = 0; r < static_cast<std::size_t>(size_); ++r) {
+      const int other = sizes[2 * r + (scatter ? 1 : 0)];
+      if (other != kNone && other != reference)
+        throw Error(HETLB_MPI_E_TYPE,
+                    fmt::format("rank {}: {} type of {} bytes per element, but the root's {} type has {}: the type "
+                                "signatures must match (as in MPI_{}v)",
+                                r, scatter ? "receive" : "send", other, scatter ? "send" : "receive", reference,
+                                scatter ? "Scatter" : "Gather"),
+                    rank_ == d_.root);
+    }
+    throw Error(HETLB_MPI_E_TYPE, "type sizes differ between ranks", rank_ == d_.root);
+  }
+
+  const Distribution& d_;
+  MPI_Comm comm_;
+  int rank_, size_;
+  int kind_ = 0;
+  std::string why_, mpi_error_;
+  int in_[3] = {0, 0, 0}, out_[3] = {0, 0, 0};
+  int send_size_ = kNone, recv_size_ = kNone;
+  int short_from_ = -1;
+  bool started_ = false;
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
+MPI_Aint extent_of(MPI_Datatype type) {
+  MPI_Aint lower = 0, extent = 0;
+  if (type != MPI_DATATYPE_NULL) MPI_Type_get_extent(type, &lower, &extent);
+  return extent;
+}
+
+
+}  // namespace
+
+void Plan::scatter(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI_Datatype recvtype) const {
+  if (!valid()) throw Error(HETLB_MPI_E_PLAN, "the plan is empty (moved from, or never created)", true);
+  Transfer t(d_, comm_, rank_, size_);
+  const bool root = rank_ == d_.root;
+  const int count = this->count();
+  int send_size = kNone, recv_size = kNone;
+  const bool send_ok = t.side(root && d_.total() > 0, sendbuf, sendtype, "send", d_.total(), send_size);
+  const bool recv_ok = t.side(count > 0, recvbuf, recvtype, "receive", count, recv_size);
+  t.start(send_size, recv_size);
+  if (root) {
+    const char* base = static_cast<const char*>(sendbuf);
+    const MPI_Aint extent = extent_of(sendtype);
+    for (int r : d_.send_order) {  // the plan's order: decreasing bandwidth, root last
+      const auto ru = static_cast<std::size_t>(r);
+      if (d_.counts[ru] == 0) continue;
+      const char* block = send_ok ? base + static_cast<MPI_Aint>(d_.displs[ru]) * extent : nullptr;
+      if (r != rank_) t.send(block, d_.counts[ru], sendtype, r, send_ok);
+      else if (send_ok && recv_ok) t.self_copy(block, sendtype, recvbuf, recvtype, count);
+    }
+  } else if (count > 0) {
+    t.receive(recvbuf, count, recvtype, recv_size, d_.root, recv_ok);
+  }
+  t.finish(Direction::Scatter);
+}
+
+void Plan::gather(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI_Datatype recvtype) const {
+  if (!valid()) throw Error(HETLB_MPI_E_PLAN, "the plan is empty (moved from, or never created)", true);
+  Transfer t(d_, comm_, rank_, size_);
+  const bool root = rank_ == d_.root;
+  const int count = this->count();
+  int send_size = kNone, recv_size = kNone;
+  const bool send_ok = t.side(count > 0, sendbuf, sendtype, "send", count, send_size);
+  const bool recv_ok = t.side(root && d_.total() > 0, recvbuf, recvtype, "receive", d_.total(), recv_size);
+  t.start(send_size, recv_size);
+  if (root) {
+    char* base = static_cast<char*>(recvbuf);
+    const MPI_Aint extent = extent_of(recvtype);
+    for (int r : d_.gather_order) {
+      const auto ru = static_cast<std::size_t>(r);
+      if (d_.counts[ru] == 0) continue;
+      char* block = recv_ok ? base + static_cast<MPI_Aint>(d_.displs[ru]) * extent : nullptr;
+      if (r != rank_) t.receive(block, d_.counts[ru], recvtype, recv_size, r, recv_ok);
+      else if (send_ok && recv_ok) t.self_copy(sendbuf, sendtype, block, recvtype, count);
+    }
+  } else if (count > 0) {
+    t.send(sendbuf, count, sendtype, d_.root, send_ok);
+  }
+  t.finish(Direction::Gather);
+}
+
+}  // namespace hetlb::mpi
