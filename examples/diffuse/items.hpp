@@ -11,7 +11,7 @@
 namespace diffuse {
 
 struct ItemHeader {
-  seismic::Ray ray;         // the ray (seismic kernel) or unused
+  seismic::Ray ray{};       // the ray (seismic kernel) or unused
   double result = 0;        // last computed travel time / synthetic value
   std::uint64_t times = 0;  // how often the item was computed
 };

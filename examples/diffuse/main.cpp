@@ -177,7 +177,7 @@ int run(const Options& o, int rank, int size) {
     if (o.format == "json") {
       std::cout << j.dump(2) << "\n";
     } else {
-      for (const auto& [key, value] : j.items()) std::cout << fmt::format("{:<24}{}\n", key, value.dump());
+      for (const auto& [key, value] : j.items()) std::cout << fmt::format("{:<30}{}\n", key, value.dump());
     }
     if (!verdict.empty()) std::fprintf(stderr, "hetlb-diffuse: %s\n", verdict.c_str());
   }

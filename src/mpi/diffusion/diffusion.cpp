@@ -72,6 +72,8 @@ std::string Diffusion::metrics_json() {
       {"computing_iterations", m.computing_iterations},
       {"balancing_iterations", m.balancing_iterations},
       {"end_date", m.simulated_time},
+      {"termination_latency", number(impl_->termination_latency)},
+      {"termination_latency_periods", number(impl_->termination_latency / o.min_balancing_period)},
   };
   return j.dump(2);
 }

@@ -2,6 +2,8 @@
 // end of a run, with the conservation check every run ends with.
 #include <cmath>
 #include <limits>
+#include <cstdio>
+#include <cstdlib>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -15,6 +17,7 @@ diffusion::Metrics DiffusionRuntime::metrics() {
   std::lock_guard lock(mutex_);
   const double items = static_cast<double>(store.size() + store.count(inbox_.data(), inbox_.size()));
   const double date = tracker_->convergence_date(0);
+  if (std::getenv("HETLB_DEBUG")) std::fprintf(stderr, "rank %d real %g pending %g items %zu streak %ld own %g\n", rank_, state_->real(), state_->pending(), store.size(), tracker_->streak(0), state_->own_view());
   const bool converged = !std::isnan(date);
   double sums[11] = {idle_,
                      converged ? date : 0.0,
@@ -27,10 +30,10 @@ diffusion::Metrics DiffusionRuntime::metrics() {
                      static_cast<double>(lb_iterations_),
                      items,
                      items * items};
-  double maxima[4] = {converged ? date : 0.0, finish_date_ - t0_, items, -items};
-  double s[11], m[4];
+  double maxima[5] = {converged ? date : 0.0, finish_date_ - t0_, items, -items, converged_at_};
+  double s[11], m[5];
   MPI_Allreduce(sums, s, 11, MPI_DOUBLE, MPI_SUM, term_);
-  MPI_Allreduce(maxima, m, 4, MPI_DOUBLE, MPI_MAX, term_);
+  MPI_Allreduce(maxima, m, 5, MPI_DOUBLE, MPI_MAX, term_);
   diffusion::Metrics r;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   r.converged_nodes = static_cast<int>(s[2]);
@@ -52,6 +55,7 @@ diffusion::Metrics DiffusionRuntime::metrics() {
   r.balancing_iterations = static_cast<std::uint64_t>(s[8]);
   r.simulated_time = m[1];
   r.wall_seconds = m[1];
+  termination_latency = r.converged && converged_at_ >= 0 ? m[1] - m[4] : nan;
   if (r.final_total_load != r.initial_total_load)
     throw Error(HETLB_DIFFUSION_ERR_STATE, fmt::format("conservation: {} items at the end, {} at the start",
                                                        r.final_total_load, r.initial_total_load));

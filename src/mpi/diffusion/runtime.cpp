@@ -58,7 +58,6 @@ DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std
   last_sent_.resize(degree);
   sent_any_.assign(degree, 0);
   carry_.assign(degree, 0);
-  unsent_.assign(degree, 0);
   data_to_.assign(degree, 0);
   data_from_.assign(degree, 0);
   ctrl_to_.assign(degree, 0);
@@ -154,22 +153,21 @@ void DiffusionRuntime::wait_until(double date, std::unique_lock<std::mutex>& loc
   }
 }
 
-// Algorithm 2's loop head: received items into the real load, what is owed sent (whole items; in
-// real mode the fractions are carried per neighbour), then the next iteration's items are fixed.
+// Algorithm 2's loop head: received items into the real load, what is owed sent, then the next
+// iteration's items are fixed. Each message carries the amount released, as in the simulator; items
+// move in whole numbers, so in real mode the fractions are carried per neighbour (a message may carry
+// an amount and no item) and a rank's items differ from its real load by less than its degree.
 void DiffusionRuntime::begin_iteration() {
   take_in();
   for (std::size_t p = 0; p < hood.neighbours.size(); ++p) {
     const double a = state_->release(static_cast<int>(p));
     if (!(a > 0)) continue;
     carry_[p] += a;
-    unsent_[p] += a;
     const double whole = std::floor(carry_[p] + 1e-9);
     const std::size_t n = std::min(store.size(), static_cast<std::size_t>(std::max(0.0, whole)));
-    if (n == 0) continue;
     carry_[p] -= static_cast<double>(n);
     std::vector<char> bytes(sizeof(double));
-    std::memcpy(bytes.data(), &unsent_[p], sizeof(double));
-    unsent_[p] = 0;
+    std::memcpy(bytes.data(), &a, sizeof(double));
     store.pack_back(n, bytes);
     moved_ += static_cast<double>(n);
     ++data_messages_;
@@ -177,6 +175,7 @@ void DiffusionRuntime::begin_iteration() {
     send(data_, static_cast<int>(p), std::move(bytes));
   }
   iteration_items_ = store.size();
+  iteration_load_ = state_->real();  // the simulator's load (whole items differ by the carried fractions)
   iteration_start_ = now();
 }
 
@@ -195,7 +194,12 @@ bool DiffusionRuntime::iteration_done() {
   }
   if (iteration_items_ > 0) {
     ++comp_iterations_;
-    tracker_->record(0, static_cast<double>(iteration_items_), now() - t0_);
+    const bool was = tracker_->converged(0);
+    tracker_->record(0, iteration_load_, now() - t0_);
+    if (!tracker_->converged(0))
+      converged_at_ = -1;
+    else if (!was)
+      converged_at_ = now() - t0_;
   }
   if (options.min_computing_period > 0) wait_until(iteration_start_ + options.min_computing_period, lock, false);
   if (!threaded && !finished_) poll();

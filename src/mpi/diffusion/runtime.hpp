@@ -3,6 +3,7 @@
 // the computing activity (iteration_done); receiving and balancing are poll(), called by a progress
 // thread or by the application (progress mode). All MPI calls of the runtime hold `mutex`.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <list>
@@ -33,6 +34,8 @@ class DiffusionRuntime {
   void progress();
   void stop();
   diffusion::Metrics metrics();
+  // After metrics(): end of the run minus the moment the last rank converged (s; NaN unless all did).
+  double termination_latency = 0;
 
   ItemStore store;
   Neighbourhood hood;
@@ -77,14 +80,17 @@ class DiffusionRuntime {
   std::vector<std::pair<int, diffusion::Report>> ctrl_fifo_;
   std::vector<diffusion::Report> last_sent_;
   std::vector<char> sent_any_;
-  std::vector<double> carry_, unsent_;  // per slot: released amount not yet sent as whole items
+  std::vector<double> carry_;  // per slot: released amount not yet sent as whole items
   std::vector<long long> data_to_, data_from_, ctrl_to_, ctrl_from_;
   std::list<Outgoing> outgoing_;
   std::vector<char> scratch_;
 
-  bool started_ = false, finished_ = false, closing_ = false;
+  bool started_ = false, closing_ = false;
+  std::atomic<bool> finished_{false};
+  double converged_at_ = -1;  // when the running streak reached `iterations` (s from start), -1: not converged
   double t0_ = 0, next_balance_ = 0, next_wave_ = 0, iteration_start_ = 0, finish_date_ = 0;
   std::size_t iteration_items_ = 0;
+  double iteration_load_ = 0;
   double idle_ = 0, moved_ = 0;
   std::uint64_t ctrl_messages_ = 0, ctrl_skipped_ = 0, data_messages_ = 0, comp_iterations_ = 0, lb_iterations_ = 0;
   long long total_items_ = 0, initial_items_ = 0;
