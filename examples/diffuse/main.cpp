@@ -5,7 +5,9 @@
 // with an intact payload and a correct result (exit 1 otherwise) and prints the metrics.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -30,7 +32,7 @@ struct Options {
   std::string format = "table", progress = "calls", thread_level;
   double k = 1, load_per_node = 100, ratio = 1e-3, time_limit = 60, stop_after = 0;
   double min_lb = -1, min_comp = -1;
-  bool virtual_load = false, integer = false;
+  bool virtual_load = false, integer = false, app_items = false;
   unsigned long long seed = 1;
   long iterations = 20;
   std::size_t item_bytes = 64;
@@ -60,6 +62,7 @@ int thread_level(const std::string& name) {
 }
 
 void add_options(CLI::App& app, Options& o) {
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a later option wins
   app.add_option("--topology", o.topology, "line, ring, torus, hypercube, complete, or an edge-list file")
       ->capture_default_str();
   app.add_option("--strategy", o.strategy, "none, simple, makhoul, besteffort")->capture_default_str();
@@ -83,6 +86,7 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"thread", "calls"}))->capture_default_str();
   app.add_option("--thread-level", o.thread_level, "level asked of MPI_Init_thread (default: multiple with "
                  "--progress thread, else single)")->check(CLI::IsMember({"single", "funneled", "serialized", "multiple"}));
+  app.add_flag("--app-items", o.app_items, "the program owns its items; the runtime moves them with pack/unpack");
   app.add_option("--stop-after", o.stop_after, "end with stop() after this many seconds (0: convergence)");
   app.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
 }
@@ -120,7 +124,24 @@ int run(const Options& o, int rank, int size) {
   options.min_computing_period = o.min_comp >= 0 ? o.min_comp : tau / 10;
   options.time_limit = o.time_limit;
   options.progress_thread = o.progress == "thread";
-  hetlb::mpi::Diffusion lb(MPI_COMM_WORLD, options, o.item_bytes);
+  // --app-items: the items live in the program's own map, moved by pack/unpack (Zoltan style).
+  std::unordered_map<std::uint64_t, std::vector<unsigned char>> owned;
+  hetlb::mpi::ItemCallbacks callbacks{
+      [&](std::uint64_t) { return o.item_bytes; },
+      [&](std::uint64_t id, void* buffer) {
+        auto it = owned.find(id);
+        std::memcpy(buffer, it->second.data(), it->second.size());
+        owned.erase(it);
+      },
+      [&](std::uint64_t id, const void* buffer, std::size_t bytes) {
+        const auto* b = static_cast<const unsigned char*>(buffer);
+        owned[id].assign(b, b + bytes);
+      }};
+  hetlb::mpi::Diffusion lb = o.app_items ? hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, callbacks)
+                                         : hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, o.item_bytes);
+  const auto item_of = [&](std::size_t i) -> void* {
+    return o.app_items ? static_cast<void*>(owned.at(lb.id(i)).data()) : lb.item(i);
+  };
   if (rank == 0 && !lb.notice().empty()) std::fprintf(stderr, "hetlb-diffuse: note: %s\n", lb.notice().c_str());
 
   const std::vector<seismic::Layer> model = seismic::earth_model();
@@ -130,7 +151,8 @@ int run(const Options& o, int rank, int size) {
   std::vector<unsigned char> item(o.item_bytes);
   for (std::uint64_t id = first; id < first + count; ++id) {
     diffuse::make_item(id, rays, item.data(), o.item_bytes);
-    lb.add(id, item.data());
+    if (o.app_items) owned[id] = item;
+    lb.add(id, o.app_items ? nullptr : item.data());
   }
 #ifdef HETLB_SMPI
   const double real_flops = 0;  // charged to the simulated host instead
@@ -144,7 +166,7 @@ int run(const Options& o, int rank, int size) {
   while (running) {
     const std::size_t n = lb.size();
     for (std::size_t i = 0; i < n; ++i) {
-      auto* h = static_cast<diffuse::ItemHeader*>(lb.item(i));
+      auto* h = static_cast<diffuse::ItemHeader*>(item_of(i));
       h->result = diffuse::compute(*h, lb.id(i), seismic_kernel ? &model : nullptr, real_flops);
       ++h->times;
       if ((i + 1) % chunk == 0 || i + 1 == n) {
@@ -161,7 +183,7 @@ int run(const Options& o, int rank, int size) {
   const double wall = MPI_Wtime() - start;
 
   nlohmann::json j = nlohmann::json::parse(lb.metrics_json());
-  const std::string verdict = diffuse::verify(lb, o.item_bytes, total, rays, seismic_kernel ? &model : nullptr,
+  const std::string verdict = diffuse::verify(lb, item_of, o.item_bytes, total, rays, seismic_kernel ? &model : nullptr,
                                               real_flops, MPI_COMM_WORLD);
   if (rank == 0) {
     j["program"] = "hetlb-diffuse";

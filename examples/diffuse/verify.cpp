@@ -13,7 +13,7 @@ struct Record {
 };
 }  // namespace
 
-std::string verify(hetlb::mpi::Diffusion& lb, std::size_t item_bytes, std::uint64_t total,
+std::string verify(hetlb::mpi::Diffusion& lb, const std::function<const void*(std::size_t)>& item_of, std::size_t item_bytes, std::uint64_t total,
                    const std::vector<seismic::Ray>& rays, const std::vector<seismic::Layer>* model, double flops,
                    MPI_Comm comm) {
   int rank = 0, size = 0;
@@ -21,7 +21,7 @@ std::string verify(hetlb::mpi::Diffusion& lb, std::size_t item_bytes, std::uint6
   MPI_Comm_size(comm, &size);
   std::vector<Record> mine;
   for (std::size_t i = 0; i < lb.size(); ++i) {
-    const auto* h = static_cast<const ItemHeader*>(lb.item(i));
+    const auto* h = static_cast<const ItemHeader*>(item_of(i));
     mine.push_back({lb.id(i), payload_hash(h, item_bytes), h->times, h->result});
   }
   const int bytes = static_cast<int>(mine.size() * sizeof(Record));

@@ -13,10 +13,10 @@ namespace hetlb::mpi {
 using detail::DiffusionRuntime;
 
 Diffusion::Diffusion(MPI_Comm comm, const DiffusionOptions& options, std::size_t item_bytes)
-    : impl_(std::make_unique<DiffusionRuntime>(comm, options, item_bytes, ItemCallbacks{})) {}
+    : impl_(std::make_unique<DiffusionRuntime>(comm, options, item_bytes, ItemCallbacks{}, false)) {}
 
 Diffusion::Diffusion(MPI_Comm comm, const DiffusionOptions& options, ItemCallbacks callbacks)
-    : impl_(std::make_unique<DiffusionRuntime>(comm, options, 0, std::move(callbacks))) {}
+    : impl_(std::make_unique<DiffusionRuntime>(comm, options, 0, std::move(callbacks), true)) {}
 
 Diffusion::~Diffusion() = default;
 

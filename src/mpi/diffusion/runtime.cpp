@@ -15,8 +15,8 @@ namespace hetlb::mpi::detail {
 namespace {
 // Argument checks, the same verdict on every rank (the options are the same on every rank; a rank
 // whose options differ is reported by the lowest such rank).
-void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool callbacks, diffusion::Strategy& s,
-                   MPI_Comm comm) {
+void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool application_items,
+                   const ItemCallbacks& callbacks, diffusion::Strategy& s, MPI_Comm comm) {
   int status = HETLB_DIFFUSION_SUCCESS;
   std::string reason;
   try {
@@ -24,7 +24,9 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool callb
     s.k = o.k;
     s.integer = o.integer;
     if (!(o.k >= 1)) throw hetlb::Error(fmt::format("k = {}: expected k >= 1", o.k));
-    if (!callbacks && item_bytes == 0) throw hetlb::Error("item size 0: expected items of at least 1 byte");
+    if (!application_items && item_bytes == 0) throw hetlb::Error("item size 0: expected items of at least 1 byte");
+    if (application_items && (!callbacks.size || !callbacks.pack || !callbacks.unpack))
+      throw hetlb::Error("item callbacks: size, pack and unpack are all required");
     if (!(o.min_balancing_period > 0) || !std::isfinite(o.min_balancing_period))
       throw hetlb::Error(fmt::format("min_balancing_period = {}: expected a positive number of seconds",
                                      o.min_balancing_period));
@@ -43,9 +45,9 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool callb
 }  // namespace
 
 DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std::size_t item_bytes,
-                                   ItemCallbacks callbacks)
-    : store(item_bytes, std::move(callbacks)), options(o) {
-  check_options(o, item_bytes, item_bytes == 0, strategy_, comm);
+                                   ItemCallbacks callbacks, bool application_items)
+    : store(application_items ? 0 : item_bytes, callbacks), options(o) {
+  check_options(o, item_bytes, application_items, callbacks, strategy_, comm);
   hood = make_neighbourhood(comm, o.topology, o.use_comm_graph);
   MPI_Comm_rank(hood.graph, &rank_);
   MPI_Comm_size(hood.graph, &size_);
@@ -101,7 +103,8 @@ void DiffusionRuntime::add(std::uint64_t id, const void* payload) {
   store.add(id, payload);
 }
 
-double DiffusionRuntime::quantum() const { return std::clamp(options.min_balancing_period / 20, 1e-5, 1e-3); }
+// Waiting granularity (idle, minimum periods, the thread's poll): a twentieth of the balancing period.
+double DiffusionRuntime::quantum() const { return std::max(options.min_balancing_period / 20, 1e-5); }
 
 void DiffusionRuntime::start() {
   if (started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "start() called twice; expected one start per run");

@@ -25,7 +25,9 @@ namespace hetlb::mpi::detail {
 
 class DiffusionRuntime {
  public:
-  DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& options, std::size_t item_bytes, ItemCallbacks callbacks);
+  // item_bytes > 0: items held by the runtime; application items (callbacks) otherwise.
+  DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& options, std::size_t item_bytes, ItemCallbacks callbacks,
+                   bool application_items);
   ~DiffusionRuntime();
 
   void add(std::uint64_t id, const void* payload);
