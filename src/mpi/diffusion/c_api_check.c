@@ -1,5 +1,5 @@
 /* The C interface of the diffusion runtime: items of 16 bytes (id, id squared), everything on rank 0
- * at the start, a ring; at the end every id is held exactly once with its payload (rank 0 checks), and
+ * at the start, a line; at the end every id is held exactly once with its payload (rank 0 checks), and
  * a bad option is refused with the same code on every rank. Exit 0 on success. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   hetlb_diffusion_options o;
   hetlb_diffusion_options_init(&o);
-  o.topology = "ring";
+  o.topology = "line";
   o.strategy = "makhoul";
   o.integer = 1;
   o.iterations = 8;

@@ -97,6 +97,12 @@ Neighbourhood make_neighbourhood(MPI_Comm comm, const std::string& topology, boo
   Neighbourhood n;
   n.name = use_comm_graph ? "communicator graph" : t.name;
   n.neighbours = t.neighbours[rank];
+#ifdef HETLB_SMPI
+  // SMPI (SimGrid 3.32) has no MPI_Dist_graph_create_adjacent: the runtime only needs point-to-point
+  // messages between neighbours, so a duplicate of the communicator stands in for the graph.
+  MPI_Comm_dup(comm, &n.graph);
+  if (n.graph != MPI_COMM_NULL) return n;
+#endif
   if (use_comm_graph) {
     MPI_Comm_dup(comm, &n.graph);
   } else {
