@@ -1,7 +1,7 @@
 # cmake -DSIM="a|b" -DMPI="c|d" -DTOLERANCE=0.2 -P compare_sim.cmake
 # Runs `hetlb simulate diffusion` and hetlb-diffuse under SMPI on the same platform and settings; passes
-# when both converge, the MPI run's items check out, and the maximum convergence date and the data
-# transfer amount agree within TOLERANCE (relative to the simulator's).
+# when both converge, the MPI run's items check out, and the KEYS (default: maximum convergence date
+# and data transfer amount) agree within TOLERANCE (relative to the simulator's).
 cmake_minimum_required(VERSION 3.20)
 foreach(which SIM MPI)
   string(REPLACE "|" ";" command "${${which}}")
@@ -27,7 +27,10 @@ set(failed "")
 foreach(key max_convergence_date avg_convergence_date data_transfer_amount avg_idle_time)
   string(APPEND report "${key}: simulator ${SIM_${key}}, SMPI ${MPI_${key}}\n")
 endforeach()
-foreach(key max_convergence_date data_transfer_amount)
+if(NOT DEFINED KEYS)
+  set(KEYS max_convergence_date data_transfer_amount)
+endif()
+foreach(key IN LISTS KEYS)
   execute_process(COMMAND awk "BEGIN { s = ${SIM_${key}}; m = ${MPI_${key}}; d = m - s; if (d < 0) d = -d; exit !(d <= ${TOLERANCE} * s) }"
     RESULT_VARIABLE outside)
   if(outside)

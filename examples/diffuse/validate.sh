@@ -30,7 +30,7 @@ for c in "${configs[@]}"; do
   [ "${virt:-}" = virtual ] && flags+=(--virtual-load)
   [ -f "$dir/c$n.xml" ] || "$build/bin/hetlb" diffusion-platform cluster --nodes "$n" --unit-bytes 125 -o "$dir/c$n.xml" \
     --hostfile "$dir/c$n.hosts"
-  sim=$("$build/bin/hetlb" simulate diffusion --platform "$dir/c$n.xml" --nodes "$n" "${flags[@]}" 2>/dev/null)
+  sim=$("$build/bin/hetlb" simulate diffusion --platform cluster --nodes "$n" "${flags[@]}" 2>/dev/null)
   t0=$(date +%s.%N)
   mpi=$(smpirun -np "$n" -platform "$dir/c$n.xml" -hostfile "$dir/c$n.hosts" "${cfg[@]}" \
     "$build/bin/libhetlb-diffuse-smpi.so" --item-bytes 117 --load-per-node 1000 --time-limit 0 "${flags[@]}" 2>/dev/null)

@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   hetlb_diffusion_options_init(&o);
   o.topology = "line";
   o.strategy = "makhoul";
-  o.integer = 1;
+  o.integer = 0;
   o.iterations = 8;
   o.min_balancing_period = 0.002;
   o.time_limit = 20;
