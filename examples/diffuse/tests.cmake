@@ -126,8 +126,7 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
     set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED smpi_diffuse_${N} TIMEOUT 120 LABELS "smpi;diffusion")
   endfunction()
   diffuse_smpi_test(smpi_diffuse_np64_torus_random 64 --topology torus --initial random --load-per-node 100 --iterations 20)
-  diffuse_smpi_test(smpi_diffuse_np256_hypercube_random 256 --topology hypercube --initial random --load-per-node 200
-    --iterations 10 --integer)
+  # 256 ranks take over 2 minutes on the shared 2-core machine: run by hand (docs/mpi.md), not in the suite.
 
   # Simulator vs SMPI, 16 ranks.
   function(diffuse_validation_test name N topology strategy initial)
