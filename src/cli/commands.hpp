@@ -11,5 +11,6 @@ void add_calibrate_command(CLI::App& app);
 void add_ring_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_campaign_command(CLI::App& app);
+void add_diffusion_platform_command(CLI::App& app);
 
 }  // namespace hetlb::cli

@@ -1,0 +1,239 @@
+// hetlb-diffuse: an asynchronous iterative MPI program balanced by hetlb's diffusion runtime
+// (hetlb/mpi/diffusion.hpp). Its items are the seismic rays of examples/seismic (uneven real cost) or
+// a synthetic kernel of --ratio x 1e6 flops per item (charged in simulated flops under SMPI). Options
+// mirror `hetlb simulate diffusion`. At the end rank 0 checks that every item id is held exactly once
+// with an intact payload and a correct result (exit 1 otherwise) and prints the metrics.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <unordered_map>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include "hetlb/diffusion/initial_load.hpp"
+#include "hetlb/mpi/diffusion.hpp"
+#include "items.hpp"
+#include "verify.hpp"
+
+#ifdef HETLB_SMPI
+#include <smpi/smpi.h>
+#endif
+
+namespace {
+
+struct Options {
+  std::string topology = "torus", strategy = "besteffort", initial = "single", kernel = "synthetic";
+  std::string format = "table", progress = "calls", thread_level;
+  double k = 1, load_per_node = 100, ratio = 1e-3, time_limit = 60, stop_after = 0;
+  double min_lb = -1, min_comp = -1;
+  bool virtual_load = false, integer = false, app_items = false;
+  unsigned long long seed = 1;
+  long iterations = 20;
+  std::size_t item_bytes = 64;
+};
+
+// The same verdict on every rank: the lowest failing rank's reason, printed once by rank 0.
+void agree(const std::string& local_error, MPI_Comm comm) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int mine = local_error.empty() ? size : rank, first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return;
+  int length = static_cast<int>(local_error.size());
+  MPI_Bcast(&length, 1, MPI_INT, first, comm);
+  std::string text = local_error;
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), length, MPI_CHAR, first, comm);
+  throw hetlb::Error(text);
+}
+
+int thread_level(const std::string& name) {
+  if (name == "single") return MPI_THREAD_SINGLE;
+  if (name == "funneled") return MPI_THREAD_FUNNELED;
+  if (name == "serialized") return MPI_THREAD_SERIALIZED;
+  return MPI_THREAD_MULTIPLE;
+}
+
+void add_options(CLI::App& app, Options& o) {
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a later option wins
+  app.add_option("--topology", o.topology, "line, ring, torus, hypercube, complete, or an edge-list file")
+      ->capture_default_str();
+  app.add_option("--strategy", o.strategy, "none, simple, makhoul, besteffort")->capture_default_str();
+  app.add_option("--k", o.k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();
+  app.add_flag("--virtual-load", o.virtual_load, "announce transfers on control messages (virtual load)");
+  app.add_flag("--integer", o.integer, "integer load (round down, then DASUD's unit rules)");
+  app.add_option("--initial", o.initial, "single (all on rank 0), random, or a file of loads")->capture_default_str();
+  app.add_option("--load-per-node", o.load_per_node, "items / ranks")->capture_default_str();
+  app.add_option("--seed", o.seed, "seed of the random initial load and of the rays")->capture_default_str();
+  app.add_option("--iterations", o.iterations, "consecutive computing iterations within 1% of the average")
+      ->capture_default_str();
+  app.add_option("--ratio", o.ratio, "synthetic kernel: ratio x 1e6 flops per item (the simulator's --ratio)")
+      ->capture_default_str();
+  app.add_option("--kernel", o.kernel, "synthetic or seismic (ray tracing of examples/seismic)")
+      ->check(CLI::IsMember({"synthetic", "seismic"}))->capture_default_str();
+  app.add_option("--item-bytes", o.item_bytes, "bytes per item (at least the 48-byte header)")->capture_default_str();
+  app.add_option("--min-lb-iter", o.min_lb, "minimum load-balancing iteration, s (default tau = average x ratio x 1 ms)");
+  app.add_option("--min-comp-iter", o.min_comp, "minimum computing iteration, s (default tau / 10)");
+  app.add_option("--time-limit", o.time_limit, "s; the run ends anyway (0: none)")->capture_default_str();
+  app.add_option("--progress", o.progress, "thread (MPI_THREAD_MULTIPLE) or calls (progress() between items)")
+      ->check(CLI::IsMember({"thread", "calls"}))->capture_default_str();
+  app.add_option("--thread-level", o.thread_level, "level asked of MPI_Init_thread (default: multiple with "
+                 "--progress thread, else single)")->check(CLI::IsMember({"single", "funneled", "serialized", "multiple"}));
+  app.add_flag("--app-items", o.app_items, "the program owns its items; the runtime moves them with pack/unpack");
+  app.add_option("--stop-after", o.stop_after, "end with stop() after this many seconds (0: convergence)");
+  app.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
+}
+
+int run(const Options& o, int rank, int size) {
+  // Items and their initial placement (the simulator's initial loads, whole items).
+  std::string error;
+  std::vector<double> loads;
+  try {
+    if (o.item_bytes > 0 && o.item_bytes < diffuse::kMinItemBytes)
+      throw hetlb::Error(fmt::format("--item-bytes {}: expected at least {} (the item header)", o.item_bytes,
+                                     diffuse::kMinItemBytes));
+    loads = hetlb::diffusion::make_initial_load(o.initial, size, o.load_per_node, true, o.seed);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  agree(error, MPI_COMM_WORLD);
+  std::uint64_t total = 0, first = 0;
+  for (int r = 0; r < size; ++r) {
+    if (r == rank) first = total;
+    total += static_cast<std::uint64_t>(loads[static_cast<std::size_t>(r)]);
+  }
+  const std::uint64_t count = static_cast<std::uint64_t>(loads[static_cast<std::size_t>(rank)]);
+  const double average = static_cast<double>(total) / size;
+  const double tau = average * o.ratio * 1e-3;  // the simulator's: the average load on a 1 Gflop/s host
+
+  hetlb::mpi::DiffusionOptions options;
+  options.topology = o.topology;
+  options.strategy = o.strategy;
+  options.k = o.k;
+  options.virtual_load = o.virtual_load;
+  options.integer = o.integer;
+  options.iterations = o.iterations;
+  options.min_balancing_period = o.min_lb >= 0 ? o.min_lb : tau;
+  options.min_computing_period = o.min_comp >= 0 ? o.min_comp : tau / 10;
+  options.time_limit = o.time_limit;
+  options.progress_thread = o.progress == "thread";
+  // --app-items: the items live in the program's own map, moved by pack/unpack (Zoltan style).
+  std::unordered_map<std::uint64_t, std::vector<unsigned char>> owned;
+  hetlb::mpi::ItemCallbacks callbacks{
+      [&](std::uint64_t) { return o.item_bytes; },
+      [&](std::uint64_t id, void* buffer) {
+        auto it = owned.find(id);
+        std::memcpy(buffer, it->second.data(), it->second.size());
+        owned.erase(it);
+      },
+      [&](std::uint64_t id, const void* buffer, std::size_t bytes) {
+        const auto* b = static_cast<const unsigned char*>(buffer);
+        owned[id].assign(b, b + bytes);
+      }};
+  hetlb::mpi::Diffusion lb = o.app_items ? hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, callbacks)
+                                         : hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, o.item_bytes);
+  const auto item_of = [&](std::size_t i) -> void* {
+    return o.app_items ? static_cast<void*>(owned.at(lb.id(i)).data()) : lb.item(i);
+  };
+  if (rank == 0 && !lb.notice().empty()) std::fprintf(stderr, "hetlb-diffuse: note: %s\n", lb.notice().c_str());
+
+  const std::vector<seismic::Layer> model = seismic::earth_model();
+  const bool seismic_kernel = o.kernel == "seismic";
+  const std::vector<seismic::Ray> rays =
+      seismic_kernel ? seismic::generate_rays(static_cast<std::int64_t>(total), o.seed, model) : std::vector<seismic::Ray>{};
+  std::vector<unsigned char> item(o.item_bytes);
+  for (std::uint64_t id = first; id < first + count; ++id) {
+    diffuse::make_item(id, rays, item.data(), o.item_bytes);
+    if (o.app_items) owned[id] = item;
+    lb.add(id, o.app_items ? nullptr : item.data());
+  }
+#ifdef HETLB_SMPI
+  const double real_flops = 0;  // charged to the simulated host instead
+#else
+  const double real_flops = o.ratio * 1e6;
+#endif
+  const std::size_t chunk = static_cast<std::size_t>(std::max(1.0, std::floor(average / 10)));
+  lb.start();
+  const double start = MPI_Wtime();
+  bool running = true;
+  while (running) {
+    const std::size_t n = lb.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      auto* h = static_cast<diffuse::ItemHeader*>(item_of(i));
+      h->result = diffuse::compute(*h, lb.id(i), seismic_kernel ? &model : nullptr, real_flops);
+      ++h->times;
+      if ((i + 1) % chunk == 0 || i + 1 == n) {
+#ifdef HETLB_SMPI
+        smpi_execute_flops(o.ratio * 1e6 * static_cast<double>((i % chunk) + 1));
+#endif
+        lb.progress();  // between items: receiving and balancing keep their period (no-op with a thread)
+      }
+    }
+    running = lb.iteration_done();
+    if (o.stop_after > 0 && MPI_Wtime() - start >= o.stop_after) break;
+  }
+  if (o.stop_after > 0) lb.stop();
+  const double wall = MPI_Wtime() - start;
+
+  nlohmann::json j = nlohmann::json::parse(lb.metrics_json());
+  const std::string verdict = diffuse::verify(lb, item_of, o.item_bytes, total, rays, seismic_kernel ? &model : nullptr,
+                                              real_flops, MPI_COMM_WORLD);
+  if (rank == 0) {
+    j["program"] = "hetlb-diffuse";
+    j["kernel"] = o.kernel;
+    j["initial"] = o.initial;
+    j["seed"] = o.seed;
+    j["ratio"] = o.ratio;
+    j["tau"] = tau;
+    j["items"] = total;
+    j["item_bytes"] = o.item_bytes;
+    j["items_checked"] = verdict.empty();
+    j["wall_seconds"] = wall;
+    if (o.format == "json") {
+      std::cout << j.dump(2) << "\n";
+    } else {
+      for (const auto& [key, value] : j.items()) std::cout << fmt::format("{:<30}{}\n", key, value.dump());
+    }
+    if (!verdict.empty()) std::fprintf(stderr, "hetlb-diffuse: %s\n", verdict.c_str());
+  }
+  return verdict.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Asynchronous iterative load balancing of seismic rays or synthetic items over MPI ranks"};
+  add_options(app, o);
+  // The thread level is needed before MPI_Init_thread: a first look at the options.
+  std::string level = "single";
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--progress" && std::string(argv[i + 1]) == "thread" && level == "single")
+      level = "multiple";
+    if (std::string(argv[i]) == "--thread-level") level = argv[i + 1];
+  }
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, thread_level(level), &provided);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int code = 0;
+  try {
+    app.parse(argc, argv);
+    code = run(o, rank, size);
+  } catch (const CLI::ParseError& e) {
+    code = rank == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 2);
+  } catch (const std::exception& e) {  // the same on every rank (agreed), printed once
+    if (rank == 0) std::fprintf(stderr, "hetlb-diffuse: %s\n", e.what());
+    code = 2;
+  }
+  MPI_Finalize();
+  return code;
+}

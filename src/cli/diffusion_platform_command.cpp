@@ -1,0 +1,98 @@
+// hetlb diffusion-platform cluster|grid --nodes N [--unit-bytes B] [-o FILE.xml] [--hostfile FILE]:
+// the simulator's diffusion platform as a SimGrid XML file and an smpirun hostfile (node k = host k =
+// rank k), so that `hetlb-diffuse` under smpirun and `hetlb simulate diffusion --platform FILE.xml` run
+// on the same machine. With --unit-bytes B, bandwidths are scaled so that B bytes cost what the
+// simulator's load unit (125,000 bytes) costs on the original platform: an item of B bytes is a unit.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <regex>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "hetlb/error.hpp"
+#include "hetlb/sim/diffusion_simulation.hpp"
+#include "hetlb/sim/platform.hpp"
+
+namespace hetlb::cli {
+
+namespace {
+struct Options {
+  std::string kind = "cluster", output, hostfile;
+  int nodes = 16;
+  double unit_bytes = sim::kUnitBytes;
+};
+
+void write_file(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target = fs::absolute(path);
+  const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), ::getpid());
+  std::error_code ec;
+  {
+    std::ofstream out(tmp);
+    if (!out || !(out << text) || !out.flush()) {
+      fs::remove(tmp, ec);
+      throw Error(fmt::format("{}: cannot write the file", path));
+    }
+  }
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw Error(fmt::format("{}: cannot write the file", path));
+  }
+}
+
+// bw="125MBps" / bandwidth="2.25GBps" -> the same times unit_bytes / 125,000, in Bps.
+std::string scale_bandwidths(const std::string& xml, double factor) {
+  const std::regex bw(R"re((bw|bandwidth)="([0-9.]+)(G|M|k|)Bps")re");
+  std::string out;
+  auto it = std::sregex_iterator(xml.begin(), xml.end(), bw);
+  std::size_t at = 0;
+  for (; it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    const double unit = m[3] == "G" ? 1e9 : m[3] == "M" ? 1e6 : m[3] == "k" ? 1e3 : 1.0;
+    out += xml.substr(at, static_cast<std::size_t>(m.position(0)) - at);
+    out += fmt::format("{}=\"{}Bps\"", m[1].str(), std::stod(m[2]) * unit * factor);
+    at = static_cast<std::size_t>(m.position(0) + m.length(0));
+  }
+  return out + xml.substr(at);
+}
+
+void run(const Options& o) {
+  if (!(o.unit_bytes >= 1))
+    throw Error(fmt::format("--unit-bytes {}: expected at least 1 byte per load unit", o.unit_bytes));
+  std::string xml = o.kind == "cluster" ? sim::cluster_platform_xml(o.nodes)
+                                        : sim::grid_platform_xml(o.nodes, sim::default_grid_sites(o.nodes));
+  xml = scale_bandwidths(xml, o.unit_bytes / sim::kUnitBytes);
+  std::string hosts;  // the simulator's node k runs on the k-th host in natural order
+  if (o.kind == "cluster") {
+    for (int k = 0; k < o.nodes; ++k) hosts += fmt::format("node-{}\n", k);
+  } else {
+    const int sites = sim::default_grid_sites(o.nodes);
+    for (int s = 0; s < sites; ++s)
+      for (int k = 0; k < o.nodes / sites + (s < o.nodes % sites ? 1 : 0); ++k) hosts += fmt::format("site-{}-node-{}\n", s, k);
+  }
+  if (!o.output.empty()) write_file(o.output, xml);
+  if (!o.hostfile.empty()) write_file(o.hostfile, hosts);
+  if (o.output.empty()) std::cout << xml;
+}
+}  // namespace
+
+void add_diffusion_platform_command(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand("diffusion-platform",
+                                     "Write the diffusion simulator's platform as SimGrid XML and a hostfile (SMPI)");
+  sub->add_option("kind", o->kind, "cluster or grid")->check(CLI::IsMember({"cluster", "grid"}))->capture_default_str();
+  sub->add_option("--nodes", o->nodes, "hosts (one per rank)")->check(CLI::Range(1, 1 << 20))->capture_default_str();
+  sub->add_option("--unit-bytes", o->unit_bytes, "bytes of one load unit (bandwidths scaled; default: unscaled)")
+      ->capture_default_str();
+  sub->add_option("-o,--output", o->output, "XML file to write (default: standard output)");
+  sub->add_option("--hostfile", o->hostfile, "also write an smpirun hostfile (node k = rank k)");
+  sub->callback([o] { run(*o); });
+}
+
+}  // namespace hetlb::cli

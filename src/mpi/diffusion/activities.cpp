@@ -1,0 +1,204 @@
+// Receiving and load-balancing activities of the diffusion runtime (Couturier & Giersch, Algorithms 1
+// and 3), as the simulator runs them (src/sim/diffusion_activities.cpp): control messages queue for
+// the balancing step, data is handed to the node's state at once; each balancing step applies the
+// queue, decides, and reports to every neighbour (identical reports skipped).
+#include <cstring>
+
+#include "clock.hpp"
+#include "runtime.hpp"
+
+namespace hetlb::mpi::detail {
+
+namespace {
+constexpr int kTag = 7;
+static_assert(sizeof(diffusion::Report) == 3 * sizeof(double));
+}  // namespace
+
+void DiffusionRuntime::send(MPI_Comm comm, int slot, std::vector<char> bytes) {
+  Outgoing& o = outgoing_.emplace_back();
+  o.bytes = std::move(bytes);
+  MPI_Isend(o.bytes.data(), static_cast<int>(o.bytes.size()), MPI_BYTE, hood.neighbours[slot], kTag, comm,
+            &o.request);
+}
+
+void DiffusionRuntime::reap() {
+  for (auto it = outgoing_.begin(); it != outgoing_.end();) {
+    int done = 0;
+    MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+    it = done ? outgoing_.erase(it) : std::next(it);
+  }
+}
+
+bool DiffusionRuntime::receive_control(int source, bool blocking) {
+  MPI_Status st;
+  diffusion::Report r;
+  if (blocking) {
+    MPI_Recv(&r, 3, MPI_DOUBLE, source, kTag, ctrl_, &st);
+  } else {
+    int flag = 0;
+    MPI_Iprobe(source, kTag, ctrl_, &flag, &st);
+    if (!flag) return false;
+    MPI_Recv(&r, 3, MPI_DOUBLE, st.MPI_SOURCE, kTag, ctrl_, &st);
+  }
+  const int slot = slot_of(st.MPI_SOURCE);
+  ++ctrl_from_[slot];
+  if (!closing_) ctrl_fifo_.emplace_back(slot, r);
+  return true;
+}
+
+bool DiffusionRuntime::receive_data(int source, bool blocking) {
+  MPI_Status st;
+  int flag = 1;
+  if (blocking)
+    MPI_Probe(source, kTag, data_, &st);
+  else
+    MPI_Iprobe(source, kTag, data_, &flag, &st);
+  if (!flag) return false;
+  int bytes = 0;
+  MPI_Get_count(&st, MPI_BYTE, &bytes);
+  scratch_.resize(static_cast<std::size_t>(bytes));
+  MPI_Recv(scratch_.data(), bytes, MPI_BYTE, st.MPI_SOURCE, kTag, data_, MPI_STATUS_IGNORE);
+  const int slot = slot_of(st.MPI_SOURCE);
+  ++data_from_[slot];
+  double amount = 0;
+  std::memcpy(&amount, scratch_.data(), sizeof amount);
+  state_->data_received(slot, amount);
+  inbox_.insert(inbox_.end(), scratch_.begin() + sizeof amount, scratch_.end());
+  data_cv_.notify_all();
+  return true;
+}
+
+void DiffusionRuntime::receive_all() {
+  while (receive_control(MPI_ANY_SOURCE, false)) {
+  }
+  while (receive_data(MPI_ANY_SOURCE, false)) {
+  }
+}
+
+long long DiffusionRuntime::data_messages_received() const {
+  long long s = 0;
+  for (long long c : data_from_) s += c;
+  return s;
+}
+
+void DiffusionRuntime::poll() {
+  receive_all();
+  const double t = now();
+  if (t >= next_balance_) balance();
+  termination();
+  if (!outgoing_.empty()) reap();
+}
+
+// Algorithm 3: apply the control messages received, run the strategy on the own view and the
+// estimates, report to every neighbour. The next step comes one minimum period later.
+void DiffusionRuntime::balance() {
+  const double start = now();
+  for (const auto& [slot, report] : ctrl_fifo_) state_->control_received(slot, report);
+  ctrl_fifo_.clear();
+  state_->decide(strategy_);
+  for (std::size_t p = 0; p < hood.neighbours.size(); ++p) {
+    const diffusion::Report r = state_->report(static_cast<int>(p));
+    const diffusion::Report& last = last_sent_[p];
+    if (sent_any_[p] && r.announced == 0 && r.load == last.load && r.accounted == last.accounted) {
+      ++ctrl_skipped_;
+      continue;
+    }
+    last_sent_[p] = r;
+    sent_any_[p] = 1;
+    ++ctrl_messages_;
+    ++ctrl_to_[p];
+    std::vector<char> bytes(sizeof r);
+    std::memcpy(bytes.data(), &r, sizeof r);
+    send(ctrl_, static_cast<int>(p), std::move(bytes));
+  }
+  ++lb_iterations_;
+  next_balance_ = start + options.min_balancing_period;
+}
+
+// Decentralised termination: every period, a non-blocking sum over all ranks of (ranks not converged,
+// data messages sent, data messages received, ranks past the time limit). The run ends on the wave
+// that finds every rank converged (or one past the time limit): every rank sees the same sums, so
+// every rank ends on the same wave; finish() then accounts for every message still in flight.
+void DiffusionRuntime::termination() {
+  if (wave_ != MPI_REQUEST_NULL) {
+    int done = 0;
+    MPI_Test(&wave_, &done, MPI_STATUS_IGNORE);
+    if (done) wave_done();
+  } else if (now() >= next_wave_) {
+    start_wave();
+  }
+}
+
+void DiffusionRuntime::start_wave() {
+  long long sent = 0;
+  for (long long c : data_to_) sent += c;
+  wave_in_[0] = tracker_->converged(0) ? 0 : 1;
+  wave_in_[1] = sent;
+  wave_in_[2] = data_messages_received();
+  wave_in_[3] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
+  MPI_Iallreduce(wave_in_, wave_out_, 4, MPI_LONG_LONG, MPI_SUM, term_, &wave_);
+  ++waves_started_;
+}
+
+void DiffusionRuntime::wave_done() {
+  if (wave_out_[0] == 0 || wave_out_[3] > 0)
+    finish();
+  else
+    next_wave_ = now() + options.min_balancing_period;
+}
+
+// The closing exchange: no more decisions or sends; each rank tells each neighbour how many data and
+// control messages it sent there, and receives until it has them all. Nothing is left in flight.
+void DiffusionRuntime::finish() {
+  closing_ = true;
+  finish_date_ = now();
+  const std::size_t degree = hood.neighbours.size();
+  std::vector<long long> out(2 * degree), in(2 * degree);
+  std::vector<MPI_Request> requests(2 * degree);
+  for (std::size_t p = 0; p < degree; ++p) {
+    out[2 * p] = data_to_[p];
+    out[2 * p + 1] = ctrl_to_[p];
+    MPI_Irecv(&in[2 * p], 2, MPI_LONG_LONG, hood.neighbours[p], kTag + 1, term_, &requests[p]);
+    MPI_Isend(&out[2 * p], 2, MPI_LONG_LONG, hood.neighbours[p], kTag + 1, term_, &requests[degree + p]);
+  }
+  // Receiving while waiting: a neighbour's synchronous-mode data send could otherwise block it.
+  for (int all = 0; !all;) {
+    receive_all();
+    MPI_Testall(static_cast<int>(requests.size()), requests.data(), &all, MPI_STATUSES_IGNORE);
+  }
+  for (std::size_t p = 0; p < degree; ++p) {
+    while (data_from_[p] < in[2 * p]) receive_data(hood.neighbours[p], true);
+    while (ctrl_from_[p] < in[2 * p + 1]) receive_control(hood.neighbours[p], true);
+  }
+  for (Outgoing& o : outgoing_) MPI_Wait(&o.request, MPI_STATUS_IGNORE);
+  outgoing_.clear();
+  ctrl_fifo_.clear();
+  finished_ = true;
+  data_cv_.notify_all();
+}
+
+// stop(): every rank calls it once. The ranks first agree on how many termination waves were started
+// (a rank may be one ahead), complete them all (one may end the run by itself), then close.
+void DiffusionRuntime::stop() {
+  if (!started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "stop() before start()");
+  std::unique_lock lock(mutex_);
+  long long most = 0;
+  MPI_Allreduce(&waves_started_, &most, 1, MPI_LONG_LONG, MPI_MAX, stop_);
+  while (!finished_) {
+    if (wave_ != MPI_REQUEST_NULL) {
+      MPI_Wait(&wave_, MPI_STATUS_IGNORE);
+      wave_done();
+      continue;
+    }
+    if (waves_started_ >= most) break;
+    start_wave();
+  }
+  if (!finished_) finish();
+  quit_ = true;
+  lock.unlock();
+  if (thread_.joinable()) thread_.join();
+  lock.lock();
+  take_in();
+}
+
+}  // namespace hetlb::mpi::detail

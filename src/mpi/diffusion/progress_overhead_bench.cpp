@@ -1,0 +1,72 @@
+// Overhead of the diffusion runtime's calls when there is nothing to do (docs/mpi.md): progress() and
+// iteration_done() on ranks holding balanced loads, no balancing step or termination wave due, next to
+// the MPI_Iprobe they are built on. Rank 0 prints a table (or JSON). mpirun -np 2 hetlb-mpi-diffusion-bench
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+#include "hetlb/mpi/diffusion.hpp"
+
+namespace {
+template <typename F>
+double median_ns(F&& f, long calls, int reps, MPI_Comm comm) {
+  std::vector<double> samples;
+  for (int r = 0; r < reps; ++r) {
+    MPI_Barrier(comm);
+    const double t = MPI_Wtime();
+    for (long i = 0; i < calls; ++i) f();
+    samples.push_back((MPI_Wtime() - t) / static_cast<double>(calls) * 1e9);
+  }
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  long calls = 200000;
+  int reps = 5;
+  bool json = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--calls") && i + 1 < argc) calls = std::atol(argv[++i]);
+    if (!std::strcmp(argv[i], "--reps") && i + 1 < argc) reps = std::atoi(argv[++i]);
+    if (!std::strcmp(argv[i], "--json")) json = true;
+  }
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  double probe = 0, progress = 0, done = 0;
+  {
+    hetlb::mpi::DiffusionOptions o;
+    o.topology = "line";
+    o.min_balancing_period = 1e6;  // one step at start, then none: nothing to do
+    o.iterations = 1L << 40;       // never converges during the measurement
+    hetlb::mpi::Diffusion lb(MPI_COMM_WORLD, o, 64);
+    std::vector<char> item(64, 0);
+    for (std::uint64_t i = 0; i < 10; ++i) lb.add(static_cast<std::uint64_t>(rank) * 10 + i, item.data());
+    lb.start();
+    int flag = 0;
+    probe = median_ns([&] { MPI_Iprobe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); }, calls, reps,
+                      MPI_COMM_WORLD);
+    progress = median_ns([&] { lb.progress(); }, calls, reps, MPI_COMM_WORLD);
+    done = median_ns([&] { lb.iteration_done(); }, calls, reps, MPI_COMM_WORLD);
+    lb.stop();
+  }
+  double worst[3] = {0, 0, 0}, mine[3] = {probe, progress, done};
+  MPI_Reduce(mine, worst, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  if (rank == 0) {
+    if (json)
+      std::printf("{\"mpi_iprobe_ns\": %.1f, \"progress_ns\": %.1f, \"iteration_done_ns\": %.1f}\n", worst[0], worst[1],
+                  worst[2]);
+    else
+      std::printf("%-36s%12s%10s\n%-36s%12.1f%10.2f\n%-36s%12.1f%10.2f\n%-36s%12.1f%10.2f\n", "call (nothing to do)",
+                  "ns/call", "x Iprobe", "MPI_Iprobe (baseline)", worst[0], 1.0, "progress()", worst[1],
+                  worst[1] / worst[0], "iteration_done()", worst[2], worst[2] / worst[0]);
+  }
+  MPI_Finalize();
+  return 0;
+}

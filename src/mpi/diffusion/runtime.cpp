@@ -1,0 +1,222 @@
+// Set-up, start and the computing activity of the diffusion runtime (runtime.hpp).
+#include "runtime.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "clock.hpp"
+#include "hetlb/diffusion/strategy.hpp"
+
+namespace hetlb::mpi::detail {
+
+namespace {
+// Argument checks, the same verdict on every rank (the options are the same on every rank; a rank
+// whose options differ is reported by the lowest such rank).
+void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool application_items,
+                   const ItemCallbacks& callbacks, diffusion::Strategy& s, MPI_Comm comm) {
+  int status = HETLB_DIFFUSION_SUCCESS;
+  std::string reason;
+  try {
+    s.kind = diffusion::parse_strategy(o.strategy);
+    s.k = o.k;
+    s.integer = o.integer;
+    if (!(o.k >= 1)) throw hetlb::Error(fmt::format("k = {}: expected k >= 1", o.k));
+    if (!application_items && item_bytes == 0) throw hetlb::Error("item size 0: expected items of at least 1 byte");
+    if (application_items && (!callbacks.size || !callbacks.pack || !callbacks.unpack))
+      throw hetlb::Error("item callbacks: size, pack and unpack are all required");
+    if (!(o.min_balancing_period > 0) || !std::isfinite(o.min_balancing_period))
+      throw hetlb::Error(fmt::format("min_balancing_period = {}: expected a positive number of seconds",
+                                     o.min_balancing_period));
+    if (!(o.min_computing_period >= 0) || !std::isfinite(o.min_computing_period))
+      throw hetlb::Error(fmt::format("min_computing_period = {}: expected a non-negative number of seconds",
+                                     o.min_computing_period));
+    if (o.iterations < 1) throw hetlb::Error(fmt::format("iterations = {}: expected at least 1", o.iterations));
+    if (!(o.tolerance > 0)) throw hetlb::Error(fmt::format("tolerance = {}: expected > 0", o.tolerance));
+    if (!(o.time_limit >= 0)) throw hetlb::Error(fmt::format("time_limit = {}: expected >= 0 s", o.time_limit));
+  } catch (const std::exception& e) {
+    status = HETLB_DIFFUSION_ERR_ARG;
+    reason = e.what();
+  }
+  agree(status, reason, comm);
+}
+}  // namespace
+
+DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std::size_t item_bytes,
+                                   ItemCallbacks callbacks, bool application_items)
+    : store(application_items ? 0 : item_bytes, callbacks), options(o) {
+  check_options(o, item_bytes, application_items, callbacks, strategy_, comm);
+  hood = make_neighbourhood(comm, o.topology, o.use_comm_graph);
+  MPI_Comm_rank(hood.graph, &rank_);
+  MPI_Comm_size(hood.graph, &size_);
+  MPI_Comm_dup(hood.graph, &ctrl_);
+  MPI_Comm_dup(hood.graph, &data_);
+  MPI_Comm_dup(hood.graph, &term_);
+  MPI_Comm_dup(hood.graph, &stop_);
+  const int degree = static_cast<int>(hood.neighbours.size());
+  for (int p = 0; p < degree; ++p) slot_of_[hood.neighbours[p]] = p;
+  last_sent_.resize(degree);
+  sent_any_.assign(degree, 0);
+  carry_.assign(degree, 0);
+  data_to_.assign(degree, 0);
+  data_from_.assign(degree, 0);
+  ctrl_to_.assign(degree, 0);
+  ctrl_from_.assign(degree, 0);
+
+  // Progress thread only with MPI_THREAD_MULTIPLE on every rank (the application calls MPI too).
+  int provided = MPI_THREAD_SINGLE, multiple = 0, everywhere = 0;
+  MPI_Query_thread(&provided);
+#ifndef HETLB_SMPI
+  multiple = provided == MPI_THREAD_MULTIPLE ? 1 : 0;
+#endif
+  MPI_Allreduce(&multiple, &everywhere, 1, MPI_INT, MPI_MIN, hood.graph);
+  threaded = o.progress_thread && everywhere == 1;
+  if (o.progress_thread && !threaded)
+    notice = "progress thread requested but MPI_THREAD_MULTIPLE is not provided on every rank; running in "
+             "progress() mode (receiving and balancing happen in iteration_done()/progress() calls)";
+}
+
+DiffusionRuntime::~DiffusionRuntime() {
+  {
+    std::lock_guard lock(mutex_);
+    quit_ = true;
+  }
+  if (thread_.joinable()) thread_.join();
+  // A run abandoned before its end (an exception in the application): cancel what is left.
+  for (Outgoing& o : outgoing_)
+    if (o.request != MPI_REQUEST_NULL) {
+      MPI_Cancel(&o.request);
+      MPI_Request_free(&o.request);
+    }
+  if (wave_ != MPI_REQUEST_NULL) MPI_Request_free(&wave_);
+  int done = 0;
+  MPI_Finalized(&done);
+  if (done) return;
+  for (MPI_Comm* c : {&ctrl_, &data_, &term_, &stop_, &hood.graph})
+    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+}
+
+void DiffusionRuntime::add(std::uint64_t id, const void* payload) {
+  if (started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "add after start(): expected items added before start()");
+  store.add(id, payload);
+}
+
+// Waiting granularity (idle, minimum periods, the thread's poll): a twentieth of the balancing period.
+double DiffusionRuntime::quantum() const { return std::max(options.min_balancing_period / 20, 1e-5); }
+
+void DiffusionRuntime::start() {
+  if (started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "start() called twice; expected one start per run");
+  long long mine = static_cast<long long>(store.size());
+  MPI_Allreduce(&mine, &total_items_, 1, MPI_LONG_LONG, MPI_SUM, hood.graph);
+  initial_items_ = mine;
+  average = static_cast<double>(total_items_) / size_;
+  state_.emplace(static_cast<double>(store.size()), static_cast<int>(hood.neighbours.size()), options.virtual_load);
+  tracker_.emplace(1, average, options.iterations, options.tolerance);
+  MPI_Barrier(hood.graph);
+  t0_ = now();
+  next_balance_ = t0_;
+  next_wave_ = t0_ + options.min_balancing_period;
+  started_ = true;
+  begin_iteration();
+  if (threaded) thread_ = std::thread([this] { thread_loop(); });
+}
+
+void DiffusionRuntime::thread_loop() {
+  std::unique_lock lock(mutex_);
+  while (!quit_ && !finished_) {
+    poll();
+    lock.unlock();
+    pause_for(quantum());
+    lock.lock();
+  }
+}
+
+void DiffusionRuntime::progress() {
+  if (!started_ || threaded) return;
+  std::unique_lock lock(mutex_);
+  if (!finished_) poll();
+}
+
+// Waits until `date` (for_data: until received items or the end), receiving and balancing meanwhile
+// in progress mode.
+void DiffusionRuntime::wait_until(double date, std::unique_lock<std::mutex>& lock, bool for_data) {
+  for (;;) {
+    if (!threaded && !finished_) poll();
+    if (finished_ || (for_data ? !inbox_.empty() : now() >= date)) return;
+    const double q = for_data ? quantum() : std::min(quantum(), date - now());
+    if (threaded) {
+      data_cv_.wait_for(lock, std::chrono::duration<double>(q));
+    } else {
+      lock.unlock();
+      pause_for(q);
+      lock.lock();
+    }
+  }
+}
+
+// Algorithm 2's loop head: received items into the real load, what is owed sent, then the next
+// iteration's items are fixed. Each message carries the amount released, as in the simulator; items
+// move in whole numbers, so in real mode the fractions are carried per neighbour (a message may carry
+// an amount and no item) and a rank's items differ from its real load by less than its degree.
+void DiffusionRuntime::begin_iteration() {
+  take_in();
+  for (std::size_t p = 0; p < hood.neighbours.size(); ++p) {
+    const double a = state_->release(static_cast<int>(p));
+    if (!(a > 0)) continue;
+    carry_[p] += a;
+    const double whole = std::floor(carry_[p] + 1e-9);
+    const std::size_t n = std::min(store.size(), static_cast<std::size_t>(std::max(0.0, whole)));
+    carry_[p] -= static_cast<double>(n);
+    std::vector<char> bytes(sizeof(double));
+    std::memcpy(bytes.data(), &a, sizeof(double));
+    store.pack_back(n, bytes);
+    moved_ += static_cast<double>(n);
+    ++data_messages_;
+    ++data_to_[p];
+    send(data_, static_cast<int>(p), std::move(bytes));
+  }
+  iteration_items_ = store.size();
+  iteration_load_ = state_->real();  // the simulator's load (whole items differ by the carried fractions)
+  iteration_start_ = now();
+}
+
+void DiffusionRuntime::take_in() {
+  state_->take_in();
+  if (!inbox_.empty()) store.unpack(inbox_.data(), inbox_.size());
+  inbox_.clear();
+}
+
+bool DiffusionRuntime::iteration_done() {
+  if (!started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "iteration_done() before start()");
+  std::unique_lock lock(mutex_);
+  if (finished_) {
+    take_in();
+    return false;
+  }
+  if (iteration_items_ > 0) {
+    ++comp_iterations_;
+    const bool was = tracker_->converged(0);
+    tracker_->record(0, iteration_load_, now() - t0_);
+    if (!tracker_->converged(0))
+      converged_at_ = -1;
+    else if (!was)
+      converged_at_ = now() - t0_;
+  }
+  if (options.min_computing_period > 0) wait_until(iteration_start_ + options.min_computing_period, lock, false);
+  if (!threaded && !finished_) poll();
+  if (!finished_ && store.size() == 0 && inbox_.empty()) {
+    const double from = now();
+    wait_until(0, lock, true);
+    idle_ += (finished_ ? std::min(now(), finish_date_) : now()) - from;
+  }
+  if (finished_) {
+    take_in();
+    return false;
+  }
+  begin_iteration();
+  return true;
+}
+
+}  // namespace hetlb::mpi::detail

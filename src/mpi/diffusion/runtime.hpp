@@ -1,0 +1,110 @@
+// The diffusion runtime of one rank: the three activities of the simulator's node (Couturier &
+// Giersch, Algorithms 1-3) around the core's diffusion::NodeState, over MPI. The application's loop is
+// the computing activity (iteration_done); receiving and balancing are poll(), called by a progress
+// thread or by the application (progress mode). All MPI calls of the runtime hold `mutex`.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <list>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "hetlb/diffusion/convergence.hpp"
+#include "hetlb/diffusion/node_state.hpp"
+#include "hetlb/mpi/diffusion.hpp"
+#include "item_store.hpp"
+#include "neighbourhood.hpp"
+
+namespace hetlb::mpi::detail {
+
+class DiffusionRuntime {
+ public:
+  // item_bytes > 0: items held by the runtime; application items (callbacks) otherwise.
+  DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& options, std::size_t item_bytes, ItemCallbacks callbacks,
+                   bool application_items);
+  ~DiffusionRuntime();
+
+  void add(std::uint64_t id, const void* payload);
+  void start();
+  bool iteration_done();
+  void progress();
+  void stop();
+  diffusion::Metrics metrics();
+  // After metrics(): end of the run minus the moment the last rank converged (s; NaN unless all did).
+  double termination_latency = 0;
+
+  ItemStore store;
+  Neighbourhood hood;
+  DiffusionOptions options;
+  bool threaded = false;
+  std::string notice;
+  double average = 0;
+  bool finished() const { return finished_; }
+
+ private:
+  struct Outgoing {
+    MPI_Request request = MPI_REQUEST_NULL;
+    std::vector<char> bytes;
+  };
+
+  void poll();  // receiving + balancing + termination; mutex held
+  bool receive_control(int source, bool blocking);  // false: nothing there (non-blocking)
+  bool receive_data(int source, bool blocking);
+  void receive_all();
+  long long data_messages_received() const;
+  void balance();
+  void termination();
+  void start_wave();
+  void wave_done();
+  void finish();  // the closing exchange: no data or control message left in flight
+  void begin_iteration();
+  void send(MPI_Comm comm, int slot, std::vector<char> bytes);
+  void reap();
+  void take_in();
+  void wait_until(double date, std::unique_lock<std::mutex>& lock, bool for_data);
+  void thread_loop();
+  double quantum() const;
+  int slot_of(int rank) const { return slot_of_.at(rank); }
+
+  diffusion::Strategy strategy_;
+  MPI_Comm ctrl_ = MPI_COMM_NULL, data_ = MPI_COMM_NULL, term_ = MPI_COMM_NULL, stop_ = MPI_COMM_NULL;
+  int rank_ = 0, size_ = 0;
+  std::unordered_map<int, int> slot_of_;
+  std::optional<diffusion::NodeState> state_;
+  std::optional<diffusion::ConvergenceTracker> tracker_;
+  std::vector<char> inbox_;  // received items not yet taken in (wire format)
+  std::vector<std::pair<int, diffusion::Report>> ctrl_fifo_;
+  std::vector<diffusion::Report> last_sent_;
+  std::vector<char> sent_any_;
+  std::vector<double> carry_;  // per slot: released amount not yet sent as whole items
+  std::vector<long long> data_to_, data_from_, ctrl_to_, ctrl_from_;
+  std::list<Outgoing> outgoing_;
+  std::vector<char> scratch_;
+
+  bool started_ = false, closing_ = false;
+  std::atomic<bool> finished_{false};
+  double converged_at_ = -1;  // when the running streak reached `iterations` (s from start), -1: not converged
+  double t0_ = 0, next_balance_ = 0, next_wave_ = 0, iteration_start_ = 0, finish_date_ = 0;
+  std::size_t iteration_items_ = 0;
+  double iteration_load_ = 0;
+  double idle_ = 0, moved_ = 0;
+  std::uint64_t ctrl_messages_ = 0, ctrl_skipped_ = 0, data_messages_ = 0, comp_iterations_ = 0, lb_iterations_ = 0;
+  long long total_items_ = 0, initial_items_ = 0;
+
+  MPI_Request wave_ = MPI_REQUEST_NULL;
+  long long wave_in_[4] = {0, 0, 0, 0}, wave_out_[4] = {0, 0, 0, 0};  // not converged, sent, received, timed out
+  long long waves_started_ = 0;
+
+  std::mutex mutex_;
+  std::condition_variable data_cv_;
+  std::thread thread_;
+  bool quit_ = false;
+};
+
+}  // namespace hetlb::mpi::detail
