@@ -17,7 +17,6 @@ diffusion::Metrics DiffusionRuntime::metrics() {
   std::lock_guard lock(mutex_);
   const double items = static_cast<double>(store.size() + store.count(inbox_.data(), inbox_.size()));
   const double date = tracker_->convergence_date(0);
-  if (std::getenv("HETLB_DEBUG")) std::fprintf(stderr, "rank %d real %g pending %g items %zu streak %ld own %g\n", rank_, state_->real(), state_->pending(), store.size(), tracker_->streak(0), state_->own_view());
   const bool converged = !std::isnan(date);
   double sums[11] = {idle_,
                      converged ? date : 0.0,
