@@ -65,17 +65,10 @@ std::string scale_bandwidths(const std::string& xml, double factor) {
 void run(const Options& o) {
   if (!(o.unit_bytes >= 1))
     throw Error(fmt::format("--unit-bytes {}: expected at least 1 byte per load unit", o.unit_bytes));
-  std::string xml = o.kind == "cluster" ? sim::cluster_platform_xml(o.nodes)
-                                        : sim::grid_platform_xml(o.nodes, sim::default_grid_sites(o.nodes));
+  std::string xml = sim::study_platform_xml(o.kind, o.nodes);
   xml = scale_bandwidths(xml, o.unit_bytes / sim::kUnitBytes);
   std::string hosts;  // the simulator's node k runs on the k-th host in natural order
-  if (o.kind == "cluster") {
-    for (int k = 0; k < o.nodes; ++k) hosts += fmt::format("node-{}\n", k);
-  } else {
-    const int sites = sim::default_grid_sites(o.nodes);
-    for (int s = 0; s < sites; ++s)
-      for (int k = 0; k < o.nodes / sites + (s < o.nodes % sites ? 1 : 0); ++k) hosts += fmt::format("site-{}-node-{}\n", s, k);
-  }
+  for (const std::string& h : sim::study_host_names(o.kind, o.nodes)) hosts += h + "\n";
   if (!o.output.empty()) write_file(o.output, xml);
   if (!o.hostfile.empty()) write_file(o.hostfile, hosts);
   if (o.output.empty()) std::cout << xml;
