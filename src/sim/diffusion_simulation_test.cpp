@@ -2,9 +2,6 @@
 // conservation, convergence on a connected graph, same seed same output, refusals.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -12,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "forked_run.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
 
@@ -27,43 +25,19 @@ struct Outcome {
 };
 
 Outcome run_forked(const DiffusionConfig& config) {
-  int fd[2];
-  if (pipe(fd) != 0) throw std::runtime_error("pipe");
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    std::string out;
-    try {
-      const DiffusionResult r = simulate_diffusion(config);
-      const auto& m = r.metrics;
-      out = fmt::format("ok {:.17g} {:.17g} {:.17g} {:.17g} {} {} {:.17g} {:.17g} {:.17g} {} {} {}", m.avg_idle_time,
-                        m.avg_convergence_date, m.max_convergence_date, m.data_transfer_amount, m.converged ? 1 : 0,
-                        m.converged_nodes, m.initial_total_load, m.final_total_load, m.simulated_time,
-                        m.ctrl_messages, m.data_messages, r.trace.size());
-      for (double x : r.final_loads) out += fmt::format(" {:.17g}", x);
-    } catch (const std::exception& e) {
-      out = std::string("error ") + e.what();
-    }
-    const char* p = out.data();
-    for (std::size_t left = out.size(); left > 0;) {
-      const ssize_t w = write(fd[1], p, left);
-      if (w <= 0) break;
-      p += w;
-      left -= static_cast<std::size_t>(w);
-    }
-    close(fd[1]);
-    _exit(0);
-  }
-  close(fd[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t got; (got = read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(got));
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const std::string text = testing::run_in_child([&config] {
+    const DiffusionResult r = simulate_diffusion(config);
+    const auto& m = r.metrics;
+    std::string out = fmt::format("ok {:.17g} {:.17g} {:.17g} {:.17g} {} {} {:.17g} {:.17g} {:.17g} {} {} {}", m.avg_idle_time,
+                                  m.avg_convergence_date, m.max_convergence_date, m.data_transfer_amount,
+                                  m.converged ? 1 : 0, m.converged_nodes, m.initial_total_load, m.final_total_load,
+                                  m.simulated_time, m.ctrl_messages, m.data_messages, r.trace.size());
+    for (double x : r.final_loads) out += fmt::format(" {:.17g}", x);
+    return out;
+  });
   Outcome o;
   o.text = text;
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (text == "crashed") {
     o.error = "child crashed";
     return o;
   }
