@@ -89,7 +89,10 @@ void apply_factors_file(const Platform& pf, const std::string& path, std::vector
     throw Error(fmt::format("{}: malformed JSON (expected {{\"NAME\": FACTOR or {{\"compute\": F, \"comm\": G}}}})", path));
   }
   if (!j.is_object()) throw Error(fmt::format("{}: expected an object of processor names", path));
-  for (const auto& [name, value] : j.items()) {
+  for (const auto& item : j.items()) {
+    // Plain variables, not structured bindings: the lambda below captures them (clang 14 refuses).
+    const std::string name = item.key();
+    const nlohmann::json& value = item.value();
     std::size_t idx = 0;
     try {
       idx = pf.index_of(name);
