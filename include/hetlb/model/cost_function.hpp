@@ -1,6 +1,7 @@
 // A processor's time to compute or receive x items (RR-4770, Section 3.1: Tcomp(i,x), Tcomm(i,x)).
 // T(0) = 0 always; for x > 0 the function is linear, affine (latency + per_item * x) or a table of
-// measurements interpolated piecewise-linearly through (0,0) and extrapolated with the last slope.
+// measurements interpolated piecewise-linearly through (0,0) and extrapolated with the last slope
+// (never below zero).
 #pragma once
 #include <cstdint>
 #include <limits>

@@ -63,7 +63,8 @@ double CostFunction::eval(double x) const {
           x0 = 0.0;
           t0 = 0.0;
         }
-        return t1 + (t1 - t0) / (x1 - x0) * (x - x1);
+        // A decreasing last step would reach negative times: a time never goes below zero.
+        return std::max(0.0, t1 + (t1 - t0) / (x1 - x0) * (x - x1));
       }
       x1 = it->first;
       t1 = it->second;

@@ -21,6 +21,11 @@ TEST(CostFunction, Evaluation) {
   EXPECT_NEAR(t.lower_slope(), 0.01, 1e-15);
   EXPECT_TRUE(t.is_non_decreasing());
   EXPECT_FALSE(CostFunction::table({{1, 2}, {2, 1}}).is_non_decreasing());
+  // A decreasing last step extrapolates down to zero, never below.
+  const CostFunction down = CostFunction::table({{1, 3}, {2, 1}});
+  EXPECT_DOUBLE_EQ(down(Count{3}), 0.0);
+  EXPECT_DOUBLE_EQ(down(Count{10}), 0.0);
+  EXPECT_DOUBLE_EQ(down.lower_slope(), 0.0);
 }
 
 TEST(CostFunction, MalformedTables) {

@@ -62,6 +62,22 @@ RC_GTEST_PROP(BruteForce, NonMonotoneCostsBoundedWithoutFallback, ()) {
   if (!ex.optimal) RC_ASSERT(ex.method.find("not proven") != std::string::npos);
 }
 
+// A table ending on a decreasing step has a negative asymptotic slope; with a link of the opposite
+// slope the relaxation would give an infinite share. The planner must stay within its bounds.
+TEST(BruteForce, NegativeAsymptoticSlopeIsNotARelaxation) {
+  Problem pb;
+  pb.items = 6;
+  pb.names = {"P1", "P2"};
+  pb.platform_index = {0, 1};
+  pb.compute = {CostFunction::table({{1, 1.0}, {2, 0.5}}), CostFunction::linear(1)};
+  pb.comm = {CostFunction::linear(0.5), CostFunction::linear(0)};
+  const Plan ex = solve_exact(pb);
+  const double opt = brute_force(pb);
+  EXPECT_LE(ex.lower_bound, opt + 1e-9);
+  EXPECT_GE(ex.makespan, opt - 1e-9);
+  EXPECT_TRUE(same_time(makespan(pb, ex.items), ex.makespan));
+}
+
 // The fast path of `exact` is exercised where it claims to apply.
 RC_GTEST_PROP(BruteForce, FastPathAppliesOnSortedLinearLinks, ()) {
   const Problem pb = *gen_problem(CostKind::Table, 5, 10, true);

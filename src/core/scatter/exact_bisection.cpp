@@ -44,8 +44,9 @@ Method exact_method(const Problem& pb, std::string* reason) {
 Plan rounded(const Problem& pb, bool minorants) {
   std::vector<double> c, w;
   for (std::size_t i = 0; i < pb.size(); ++i) {
-    c.push_back(minorants ? pb.comm[i].lower_slope() : pb.comm[i].asymptotic_slope());
-    w.push_back(minorants ? pb.compute[i].lower_slope() : pb.compute[i].asymptotic_slope());
+    // A decreasing table can end on a negative slope: the relaxation needs non-negative costs.
+    c.push_back(minorants ? pb.comm[i].lower_slope() : std::max(0.0, pb.comm[i].asymptotic_slope()));
+    w.push_back(minorants ? pb.compute[i].lower_slope() : std::max(0.0, pb.compute[i].asymptotic_slope()));
   }
   c.back() = 0.0;
   Plan plan;

@@ -17,6 +17,8 @@ std::vector<Count> round_shares(const std::vector<double>& shares, Count items) 
   std::vector<double> frac(p, 0.0);
   std::vector<std::size_t> open;  // shares that are not integers yet
   for (std::size_t i = 0; i < p; ++i) {
+    if (!std::isfinite(shares[i]) || shares[i] > static_cast<double>(items) + 1.0)
+      throw Error("rounding: a rational share is not a number of items between 0 and n");
     const double v = std::max(0.0, shares[i]);
     const double fl = std::floor(v);
     out[i] = static_cast<Count>(fl);

@@ -3,8 +3,10 @@
 #include <rapidcheck/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <numeric>
 
+#include "hetlb/error.hpp"
 #include "hetlb/scatter/rational.hpp"
 
 namespace hetlb::scatter {
@@ -32,6 +34,14 @@ TEST(Rounding, FollowsThePaperScheme) {
   EXPECT_EQ(round_shares({4.0, 0.0, 2.0}, 6), (std::vector<Count>{4, 0, 2}));
   // With e < 0 the share nearest to its ceiling goes up: 0.2 first (down, e = -0.2), then 0.6 up.
   EXPECT_EQ(round_shares({0.2, 0.6, 0.2}, 1), (std::vector<Count>{0, 1, 0}));
+}
+
+// A degenerate relaxation (a zero or negative cost) must be refused, not cast to an integer.
+TEST(Rounding, RefusesSharesThatAreNotCounts) {
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(round_shares({inf, 1.0}, 2), Error);
+  EXPECT_THROW(round_shares({std::nan(""), 1.0}, 2), Error);
+  EXPECT_THROW(round_shares({1e30, -1e30}, 2), Error);
 }
 
 }  // namespace hetlb::scatter
