@@ -25,7 +25,7 @@ for spec in "$@"; do
   name=$(basename "$spec" .json)
   while :; do
     echo "== $(date -u '+%F %T') $spec: piece of $PIECE_SECONDS s on $JOBS jobs"
-    "$HETLB" campaign "$spec" -j "$JOBS" --yes --budget "$PIECE_SECONDS" \
+    "$HETLB" campaign "$spec" -j "$JOBS" --yes --smallest-first --budget "$PIECE_SECONDS" \
       --ranks "$OUT/$name-ranks.csv" --plot "$OUT/$name.svg" > "$OUT/$name.md.tmp" 2> "$OUT/$name.log.tmp" &
     child=$!
     wait "$child"

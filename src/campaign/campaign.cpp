@@ -1,7 +1,10 @@
 // The steps every campaign entry point shares: prepare, choose what is left, record, report.
 #include "campaign.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -29,6 +32,23 @@ std::vector<std::size_t> left_to_run(const Spec& spec, const std::map<std::strin
     const auto it = rows.find(spec.settings[i].key);
     if (it == rows.end() || (retry && it->second.at("status") != "ok")) todo.push_back(i);
   }
+  return todo;
+}
+
+std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_t> todo) {
+  const std::set<std::string> variant = {"strategy", "k", "virtual_load", "integer"};
+  std::map<std::string, std::size_t> first_seen;  // configuration -> its first setting in spec order
+  std::vector<std::size_t> config(spec.settings.size());
+  for (std::size_t i = 0; i < spec.settings.size(); ++i) {
+    std::string key;
+    for (std::size_t c = 0; c < kKeyColumns.size(); ++c)
+      if (!variant.count(kKeyColumns[c])) key += spec.settings[i].values[c] + ",";
+    config[i] = first_seen.emplace(key, i).first->second;
+  }
+  std::stable_sort(todo.begin(), todo.end(), [&](std::size_t a, std::size_t b) {
+    const int na = spec.settings[a].nodes, nb = spec.settings[b].nodes;
+    return na != nb ? na < nb : config[a] < config[b];
+  });
   return todo;
 }
 
@@ -64,7 +84,8 @@ void run_local(const Options& o) {
   std::size_t failed = 0, started = 0;
   {
     ResultsFile file(spec.results, spec.version);
-    const auto todo = left_to_run(spec, file.rows(), o.retry);
+    auto todo = left_to_run(spec, file.rows(), o.retry);
+    if (o.smallest_first) todo = smallest_first(spec, std::move(todo));
     fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run on {} jobs\n", spec.settings.size(),
                spec.settings.size() - todo.size(), spec.results, todo.size(), o.jobs);
     Runner runner(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, spec.timeout);

@@ -19,6 +19,7 @@ struct Options {
   bool yes = false;       // accept more than kConfirmAbove settings
   bool retry = false;     // rerun settings recorded as timeout or failed
   bool report_only = false;  // no run: the report of the results so far
+  bool smallest_first = false;  // local runs: fewest nodes first, a configuration's variants together
   long max_runs = 0;      // > 0: stop starting runs after this many (a piece of the campaign)
   double budget = 0;      // > 0: stop starting runs after this many wall seconds
 };
@@ -30,6 +31,10 @@ Spec prepare(const Options& o);
 // Indices into spec.settings of the settings without a row (or, with retry, with a timeout/failed
 // row), in the spec's order (longest first).
 std::vector<std::size_t> left_to_run(const Spec& spec, const std::map<std::string, Row>& rows, bool retry);
+
+// The same settings, fewest nodes first and the variants of one configuration (strategy, k, virtual
+// load, integer load) together: a partial campaign then holds complete comparisons.
+std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_t> todo);
 
 // Whether a piece's limits (max_runs, budget) allow starting another run.
 class Piece {

@@ -22,6 +22,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--budget", o.budget,
                  "start no run after this many wall seconds (0: no limit): a piece; run again to resume")
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--smallest-first", o.smallest_first,
+               "run the fewest nodes first, each configuration's variants together (partial results compare)");
   app.add_flag("--report", o.report_only, "run nothing: the summary (and --ranks, --plot) of the results so far");
   app.add_option("--ranks", o.ranks, "write every configuration's ranking (CSV)");
   app.add_option("--plot", o.plot, "figures FILE, FILE-virtual, FILE-k (.png or .svg): wins per ratio, paired effects");

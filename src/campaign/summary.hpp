@@ -38,6 +38,9 @@ struct Comparison {
 
 Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows);
 
+// A strategy beating best effort by at most this fraction is a tie, not a counter-example.
+inline constexpr double kCounterExampleMargin = 0.01;
+
 // Markdown tables on `out`.
 void print_summary(std::ostream& out, const Comparison& c);
 

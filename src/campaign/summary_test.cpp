@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <fstream>
+#include <set>
 #include <sstream>
 
+#include "campaign.hpp"
 #include "summary.hpp"
 
 namespace hetlb::campaign {
@@ -73,17 +75,50 @@ TEST(CampaignSummary, ListsCounterExamplesWithTheirSettings) {
   const Spec spec = two_ratios();
   const Comparison c = compare(spec, results(spec, [](const std::string& v, const std::string& ratio) {
     if (ratio == "0.1" && v == "makhoul +virtual") return 0.5;  // faster than every best effort
+    if (ratio == "0.1" && v == "makhoul") return 0.995;           // faster, but within 1 %: a tie
     if (ratio == "10" && v.find("besteffort") == 0 && v.find("virtual") == std::string::npos) return std::nan("");
     return v.find("besteffort") == 0 ? 1.0 : 2.0;  // ratio 10, no virtual load: only makhoul converges
   }));
   std::ostringstream out;
   print_summary(out, c);
   const std::string s = out.str();
-  EXPECT_NE(s.find("(2 of 4 compared)"), std::string::npos) << s;
-  EXPECT_NE(s.find("| ratio=0.1 virtual | makhoul +virtual | 0.5 | 1 (besteffort k=1 +virtual) |"), std::string::npos) << s;
+  EXPECT_NE(s.find("(2 of 4 compared; 1 more within 1 %)"), std::string::npos) << s;
+  EXPECT_NE(s.find("| ratio=0.1 virtual | makhoul +virtual | 0.5 | 1 (besteffort k=1 +virtual) | 50.0 % |"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(s.find("| ratio=0.1 | makhoul |"), std::string::npos) << s;
   EXPECT_NE(s.find("| ratio=10 | makhoul | 2 | none valid |"), std::string::npos) << s;
   EXPECT_NE(s.find("`hetlb simulate diffusion --strategy makhoul --k 1"), std::string::npos) << s;
 }
 
 }  // namespace
+
+// A partial local campaign holds complete comparisons: fewest nodes first, variants together.
+TEST(CampaignOrder, SmallestFirstKeepsVariantsTogether) {
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_order_spec.json";
+  std::ofstream(path) << R"({"spec_version": "s", "strategies": ["besteffort:1", "makhoul"],
+    "virtual_load": [false, true], "integer": [false], "platforms": ["cluster"], "nodes": [64, 16],
+    "topologies": ["line", "torus"], "initial": ["single"], "ratios": [1]})";
+  const Spec spec = read_spec(path);
+  std::vector<std::size_t> all(spec.settings.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  EXPECT_EQ(spec.settings[all.front()].nodes, 64);  // the spec's own order: longest first
+  const auto order = smallest_first(spec, all);
+  ASSERT_EQ(order.size(), all.size());
+  auto configuration = [&](std::size_t i) {
+    return spec.settings[i].value("nodes") + "," + spec.settings[i].value("topology");
+  };
+  std::set<std::string> closed;  // configurations already left behind
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    if (k == 0) continue;
+    EXPECT_LE(spec.settings[order[k - 1]].nodes, spec.settings[order[k]].nodes);
+    if (configuration(order[k - 1]) != configuration(order[k])) {
+      EXPECT_TRUE(closed.insert(configuration(order[k - 1])).second);
+      EXPECT_FALSE(closed.count(configuration(order[k])));
+    }
+  }
+  EXPECT_EQ(closed.size(), 3u);  // four configurations, each in one block
+  EXPECT_EQ(std::set<std::size_t>(order.begin(), order.end()).size(), all.size());
+}
+
 }  // namespace hetlb::campaign
