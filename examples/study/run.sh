@@ -1,44 +1,50 @@
 #!/bin/sh
 # The diffusion study in resumable pieces (make study runs this in the background):
-#   examples/study/run.sh [SPEC.json ...]     default: the four study specs, shortest first
+#   examples/study/run.sh [SPEC.json ...]     default: the four study specs
 # Each piece is one `hetlb campaign SPEC --budget PIECE_SECONDS`: it starts runs for PIECE_SECONDS,
 # waits for those in progress, appends their rows to the spec's results CSV, and writes the spec's
 # summary (OUT/NAME.md) and figures (OUT/NAME*.svg). Kill it at any time; run it again to resume
 # (finished settings are skipped, only runs in progress are lost). It commits nothing: AFTER_PIECE,
 # when set, is run after every piece (e.g. a command that commits the CSVs).
-# Environment: HETLB (build/bin/hetlb), JOBS (nproc), PIECE_SECONDS (3600), OUT (docs/study).
+# Environment: HETLB (build/bin/hetlb), JOBS (nproc), PIECE_SECONDS (3600), OUT (docs/study),
+# SIZES ("16 64 256 1024": node counts, each finished in every spec before the next).
 set -u
 HETLB=${HETLB:-build/bin/hetlb}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 PIECE_SECONDS=${PIECE_SECONDS:-3600}
+SIZES=${SIZES:-16 64 256 1024}
 OUT=${OUT:-docs/study}
 AFTER_PIECE=${AFTER_PIECE:-}
 if [ $# -eq 0 ]; then
-  set -- examples/study/short.json examples/study/fixed-duration.json examples/study/convergence.json \
+  set -- examples/study/convergence.json examples/study/short.json examples/study/fixed-duration.json \
     examples/study/convergence-1024.json
 fi
 mkdir -p "$OUT"
 # Stopped (kill PID): the campaign in progress stops too; its finished runs are in the CSV.
 child=""
 trap 'if [ -n "$child" ]; then kill "$child" 2>/dev/null; fi; echo "== stopped"; exit 143' TERM INT HUP
-for spec in "$@"; do
-  name=$(basename "$spec" .json)
-  while :; do
-    echo "== $(date -u '+%F %T') $spec: piece of $PIECE_SECONDS s on $JOBS jobs"
-    "$HETLB" campaign "$spec" -j "$JOBS" --yes --smallest-first --budget "$PIECE_SECONDS" \
-      --ranks "$OUT/$name-ranks.csv" --plot "$OUT/$name.svg" > "$OUT/$name.md.tmp" 2> "$OUT/$name.log.tmp" &
-    child=$!
-    wait "$child"
-    status=$?
-    child=""
-    cat "$OUT/$name.log.tmp"
-    mv "$OUT/$name.md.tmp" "$OUT/$name.md"
-    if [ -n "$AFTER_PIECE" ]; then sh -c "$AFTER_PIECE"; fi
-    if grep -q "settings left" "$OUT/$name.log.tmp"; then rm -f "$OUT/$name.log.tmp"; continue; fi
-    rm -f "$OUT/$name.log.tmp"
-    # Done (or stopped by bad input: the error line is above). Failed runs are recorded as such.
-    [ $status -eq 0 ] || echo "== $spec: exit status $status"
-    break
+# Breadth first: every spec at 16 nodes, then every spec at 64, ... so that each size is complete
+# (every question answered) before the next, larger and much longer one starts.
+for nodes in $SIZES; do
+  for spec in "$@"; do
+    name=$(basename "$spec" .json)
+    while :; do
+      echo "== $(date -u '+%F %T') $spec, up to $nodes nodes: piece of $PIECE_SECONDS s on $JOBS jobs"
+      "$HETLB" campaign "$spec" -j "$JOBS" --yes --smallest-first --max-nodes "$nodes" --budget "$PIECE_SECONDS" \
+        --ranks "$OUT/$name-ranks.csv" --plot "$OUT/$name.svg" > "$OUT/$name.md.tmp" 2> "$OUT/$name.log.tmp" &
+      child=$!
+      wait "$child"
+      status=$?
+      child=""
+      cat "$OUT/$name.log.tmp"
+      mv "$OUT/$name.md.tmp" "$OUT/$name.md"
+      if [ -n "$AFTER_PIECE" ]; then sh -c "$AFTER_PIECE"; fi
+      if grep -q "settings left" "$OUT/$name.log.tmp"; then rm -f "$OUT/$name.log.tmp"; continue; fi
+      rm -f "$OUT/$name.log.tmp"
+      # Done (or stopped by bad input: the error line is above). Failed runs are recorded as such.
+      [ $status -eq 0 ] || echo "== $spec: exit status $status"
+      break
+    done
   done
 done
 echo "== $(date -u '+%F %T') study done"

@@ -52,6 +52,16 @@ std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_
   return todo;
 }
 
+std::vector<std::size_t> select(const Spec& spec, std::vector<std::size_t> todo, const Options& o) {
+  if (o.max_nodes > 0)
+    std::erase_if(todo, [&](std::size_t i) { return spec.settings[i].nodes > o.max_nodes; });
+  return o.smallest_first ? smallest_first(spec, std::move(todo)) : todo;
+}
+
+std::string nodes_limit(const Options& o) {
+  return o.max_nodes > 0 ? fmt::format(" (at most {} nodes)", o.max_nodes) : std::string();
+}
+
 bool Piece::may_start(long started) const {
   if (o_.max_runs > 0 && started >= o_.max_runs) return false;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -84,10 +94,10 @@ void run_local(const Options& o) {
   std::size_t failed = 0, started = 0;
   {
     ResultsFile file(spec.results, spec.version);
-    auto todo = left_to_run(spec, file.rows(), o.retry);
-    if (o.smallest_first) todo = smallest_first(spec, std::move(todo));
-    fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run on {} jobs\n", spec.settings.size(),
-               spec.settings.size() - todo.size(), spec.results, todo.size(), o.jobs);
+    const auto left = left_to_run(spec, file.rows(), o.retry);
+    const auto todo = select(spec, left, o);
+    fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run{} on {} jobs\n", spec.settings.size(),
+               spec.settings.size() - left.size(), spec.results, todo.size(), nodes_limit(o), o.jobs);
     Runner runner(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, spec.timeout);
     const Piece piece(o);
     std::size_t finished = 0;

@@ -20,6 +20,7 @@ struct Options {
   bool retry = false;     // rerun settings recorded as timeout or failed
   bool report_only = false;  // no run: the report of the results so far
   bool smallest_first = false;  // local runs: fewest nodes first, a configuration's variants together
+  int max_nodes = 0;            // > 0: run only the settings with at most this many nodes
   long max_runs = 0;      // > 0: stop starting runs after this many (a piece of the campaign)
   double budget = 0;      // > 0: stop starting runs after this many wall seconds
 };
@@ -35,6 +36,12 @@ std::vector<std::size_t> left_to_run(const Spec& spec, const std::map<std::strin
 // The same settings, fewest nodes first and the variants of one configuration (strategy, k, virtual
 // load, integer load) together: a partial campaign then holds complete comparisons.
 std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_t> todo);
+
+// What this invocation runs of `todo`: at most o.max_nodes nodes, in the order asked for.
+std::vector<std::size_t> select(const Spec& spec, std::vector<std::size_t> todo, const Options& o);
+
+// " (at most N nodes)" when --max-nodes is given, for the progress lines.
+std::string nodes_limit(const Options& o);
 
 // Whether a piece's limits (max_runs, budget) allow starting another run.
 class Piece {

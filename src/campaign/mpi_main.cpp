@@ -46,9 +46,11 @@ struct Served {
 };
 
 Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers, double heartbeat) {
-  const auto todo = left_to_run(spec, file.rows(), o.retry);
-  fmt::print(stderr, "hetlb-campaign: {} settings, {} done in {}, {} to run on {} worker ranks\n",
-             spec.settings.size(), spec.settings.size() - todo.size(), spec.results, todo.size(), workers);
+  const auto left = left_to_run(spec, file.rows(), o.retry);
+  const auto todo = select(spec, left, o);
+  fmt::print(stderr, "hetlb-campaign: {} settings, {} done in {}, {} to run{} on {} worker ranks\n",
+             spec.settings.size(), spec.settings.size() - left.size(), spec.results, todo.size(), nodes_limit(o),
+             workers);
   const Piece piece(o);
   using Clock = std::chrono::steady_clock;
   std::vector<Clock::time_point> heard(static_cast<std::size_t>(workers) + 1, Clock::now());

@@ -24,6 +24,9 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--smallest-first", o.smallest_first,
                "run the fewest nodes first, each configuration's variants together (partial results compare)");
+  app.add_option("--max-nodes", o.max_nodes,
+                 "run only the settings with at most this many nodes (the summary covers every row)")
+      ->check(CLI::Range(1, 1 << 24));
   app.add_flag("--report", o.report_only, "run nothing: the summary (and --ranks, --plot) of the results so far");
   app.add_option("--ranks", o.ranks, "write every configuration's ranking (CSV)");
   app.add_option("--plot", o.plot, "figures FILE, FILE-virtual, FILE-k (.png or .svg): wins per ratio, paired effects");

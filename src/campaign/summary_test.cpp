@@ -119,6 +119,12 @@ TEST(CampaignOrder, SmallestFirstKeepsVariantsTogether) {
   }
   EXPECT_EQ(closed.size(), 3u);  // four configurations, each in one block
   EXPECT_EQ(std::set<std::size_t>(order.begin(), order.end()).size(), all.size());
+  // --max-nodes 16 keeps the 16-node half only.
+  Options o;
+  o.max_nodes = 16;
+  const auto small = select(spec, all, o);
+  EXPECT_EQ(small.size(), all.size() / 2);
+  for (std::size_t i : small) EXPECT_EQ(spec.settings[i].nodes, 16);
 }
 
 }  // namespace hetlb::campaign
