@@ -215,6 +215,39 @@ void print_summary(std::ostream& out, const Comparison& c) {
     }
     out << "\n";
   }
+  // The same wins split by each parameter that varies (per ratio still): where a strategy wins.
+  for (const char* column : {"nodes", "platform", "topology", "initial", "integer"}) {
+    std::vector<std::string> values;
+    for (const auto& conf : c.configurations)
+      if (!conf.entries.empty()) {
+        const std::string v = conf.entries.front().setting->value(column);
+        if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+      }
+    if (values.size() < 2) continue;
+    out << fmt::format("\nWins / complete configurations, per ratio and {}\n\n| variant |", column);
+    for (const auto& r : c.ratios)
+      for (const auto& v : values) out << fmt::format(" {} {}, ratio {} |", column, v, r);
+    out << "\n|---|";
+    for (std::size_t i = 0; i < c.ratios.size() * values.size(); ++i) out << "---|";
+    out << "\n";
+    for (const auto& variant : c.variants) {
+      out << "| " << variant << " |";
+      for (const auto& r : c.ratios)
+        for (const auto& v : values) {
+          int wins = 0, configs = 0;
+          for (const auto& conf : c.configurations) {
+            if (!conf.complete || conf.ratio != r || conf.entries.front().setting->value(column) != v) continue;
+            for (const auto& e : conf.entries)
+              if (e.variant == variant) {
+                ++configs;
+                wins += e.valid && e.rank == 1;
+              }
+          }
+          out << (configs ? fmt::format(" {}/{} |", wins, configs) : std::string(" - |"));
+        }
+      out << "\n";
+    }
+  }
   const auto vp = virtual_pairs(c);
   if (!vp.empty()) {
     out << "\nVirtual load, paired (same configuration and strategy)\n\n";

@@ -91,6 +91,32 @@ TEST(CampaignSummary, ListsCounterExamplesWithTheirSettings) {
   EXPECT_NE(s.find("`hetlb simulate diffusion --strategy makhoul --k 1"), std::string::npos) << s;
 }
 
+
+// Wins split by a parameter that varies: best effort wins on the line, makhoul on the torus.
+TEST(CampaignSummary, WinsPerTopology) {
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_summary_topologies.json";
+  std::ofstream(path) << R"({"spec_version": "s", "strategies": ["besteffort:1", "makhoul"],
+    "virtual_load": [false], "integer": [false], "platforms": ["cluster"], "nodes": [16],
+    "topologies": ["line", "torus"], "initial": ["single"], "ratios": [1]})";
+  const Spec spec = read_spec(path);
+  std::map<std::string, Row> rows;
+  for (const auto& st : spec.settings) {
+    const bool be = st.value("strategy") == "besteffort", line = st.value("topology") == "line";
+    Row r;
+    r.cells["status"] = "ok";
+    r.cells["converged"] = "1";
+    r.cells["max_convergence_date"] = be == line ? "1" : "2";
+    rows[st.key] = r;
+  }
+  std::ostringstream out;
+  print_summary(out, compare(spec, rows));
+  const std::string s = out.str();
+  EXPECT_NE(s.find("| variant | topology line, ratio 1 | topology torus, ratio 1 |"), std::string::npos) << s;
+  EXPECT_NE(s.find("| besteffort k=1 | 1/1 | 0/1 |"), std::string::npos) << s;
+  EXPECT_NE(s.find("| makhoul | 0/1 | 1/1 |"), std::string::npos) << s;
+  EXPECT_EQ(s.find("per ratio and platform"), std::string::npos) << s;  // one platform: no table
+}
+
 }  // namespace
 
 // A partial local campaign holds complete comparisons: fewest nodes first, variants together.
