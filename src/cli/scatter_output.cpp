@@ -40,6 +40,7 @@ nlohmann::json scatter_json(const scatter::Result& r) {
                          {"lower_bound", o.lower_bound},
                          {"proven", o.proven},
                          {"evaluations", o.evaluations},
+                         {"estimates", o.estimates},
                          {"method", o.method}};
   }
   if (!r.root_candidates.empty()) {

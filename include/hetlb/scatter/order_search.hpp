@@ -7,7 +7,10 @@
 //    processors' D; integer optima are above rational ones, real costs above their minorants.
 //    Processors with identical costs are interchangeable: only one of them is branched on.
 //  - Beyond that, or past the evaluation budget: local search (moves of one processor, first
-//    improvement) from the best of the bandwidth order and two latency-aware orders.
+//    improvement) from the bandwidth order and two latency-aware orders, each order scored in O(p) by
+//    its best rounded relaxation (a feasible plan, RR-4770 Section 3.3); the best few orders seen are
+//    then scored exactly. (Scoring every move exactly costs seconds per order when latencies are
+//    large and the order is far from bandwidth order.)
 // The bound at the empty prefix is a proven lower bound over all orders.
 #pragma once
 #include <cstddef>
@@ -22,6 +25,8 @@ namespace hetlb::scatter {
 struct OrderSearchOptions {
   std::size_t branch_and_bound_max = 12;  // processors (root included) searched exhaustively
   std::size_t max_evaluations = 2000;     // exact evaluations of complete orders
+  std::size_t max_estimates = 20000;      // local search: orders scored by their rounded relaxation
+  std::size_t shortlist = 4;              // local search: best orders then evaluated exactly
   ExactOptions exact;
 };
 
@@ -31,7 +36,8 @@ struct OrderSearch {
   double bandwidth_makespan = 0;   // the bandwidth order's (Theorem 3)
   double lower_bound = 0;          // proven lower bound over every order
   bool proven = false;             // the best over every order (the search completed)
-  std::size_t evaluations = 0;
+  std::size_t evaluations = 0;     // exact
+  std::size_t estimates = 0;       // rounded relaxations (local search)
   std::string method;
 };
 

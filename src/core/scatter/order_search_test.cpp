@@ -90,4 +90,24 @@ TEST(OrderSearch, LocalSearchBeyondBranchAndBound) {
   EXPECT_NE(r.method.find("local search"), std::string::npos);
 }
 
+// Large and latency-heavy: the local search scores orders by their rounded relaxation, and only its
+// shortlist is solved exactly (a handful of exact evaluations, however many orders are tried).
+TEST(OrderSearch, LargeLatencyHeavyPlatformsStayCheap) {
+  Platform pf;
+  pf.items = 5000;
+  std::uint64_t x = 7;
+  auto next = [&] { return static_cast<double>((x = x * 6364136223846793005ULL + 1) >> 11) / 9007199254740992.0; };
+  for (int i = 0; i < 30; ++i)
+    pf.processors.push_back({"P" + std::to_string(i), CostFunction::linear(0.001 + 0.009 * next()),
+                             CostFunction::affine(0.5 * next(), 1e-5 + 1e-3 * next()), {}});
+  pf.root = 0;
+  const OrderSearch r = search_order(pf, pf.root, pf.items);
+  EXPECT_FALSE(r.proven);
+  EXPECT_LE(r.evaluations, 1 + OrderSearchOptions{}.shortlist);
+  EXPECT_GT(r.estimates, 30u);
+  EXPECT_LE(r.makespan, r.bandwidth_makespan);
+  EXPECT_LE(r.lower_bound, r.makespan);
+  EXPECT_TRUE(same_time(solve_exact(make_problem(pf, r.order, pf.items)).makespan, r.makespan));
+}
+
 }  // namespace hetlb::scatter
