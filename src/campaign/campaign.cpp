@@ -17,6 +17,7 @@ namespace hetlb::campaign {
 
 Spec prepare(const Options& o) {
   if (!o.plot.empty()) plot::terminal_for(o.plot);  // refuse a bad figure name before running
+  if (!o.metric.empty() && !kMetrics.count(o.metric)) compare(Spec{}, {}, o.metric);  // refused before running
   Spec spec = read_spec(o.spec);
   if (!o.results.empty()) spec.results = o.results;
   if (o.timeout >= 0) spec.timeout = o.timeout;
@@ -78,7 +79,7 @@ void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t d
 
 void report(const Spec& spec, const Options& o) {
   const auto rows = read_results(spec.results, spec.version);
-  const Comparison c = compare(spec, rows);
+  const Comparison c = compare(spec, rows, o.metric);
   print_summary(std::cout, c);
   std::cout.flush();
   if (!o.ranks.empty()) write_ranks_csv(c, o.ranks);

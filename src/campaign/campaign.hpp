@@ -20,6 +20,7 @@ struct Options {
   bool retry = false;     // rerun settings recorded as timeout or failed
   bool report_only = false;  // no run: the report of the results so far
   bool smallest_first = false;  // local runs: fewest nodes first, a configuration's variants together
+  std::string metric;           // the summary's metric (empty: the mode's)
   int max_nodes = 0;            // > 0: run only the settings with at most this many nodes
   long max_runs = 0;      // > 0: stop starting runs after this many (a piece of the campaign)
   double budget = 0;      // > 0: stop starting runs after this many wall seconds

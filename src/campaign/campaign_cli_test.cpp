@@ -167,6 +167,18 @@ TEST(CampaignCli, FixedDurationMeasuresComputationAndData) {
   // Balanced, 8 nodes compute; alone, node 0 computes the whole load once per tau x 8.
   EXPECT_GT(computed["besteffort"], 2 * computed["none"]);
   EXPECT_NE(out.find("Compared metric: computed_load (highest is best)"), std::string::npos) << out;
+  // The data moved, ranked from the same rows: 'none' moves nothing, so it wins.
+  ASSERT_EQ(hetlb(spec + " --report --metric data_transfer_amount", &out), 0);
+  EXPECT_NE(out.find("Compared metric: data_transfer_amount (lowest is best)"), std::string::npos) << out;
+  EXPECT_NE(out.find("| none | 1/1 | 1 |"), std::string::npos) << out;
+  // An unknown metric: one line, nothing run, the results untouched.
+  const std::string before = slurp(csv);
+  std::string err;
+  EXPECT_EQ(hetlb(spec + " --metric speed", &out, &err), 1);
+  EXPECT_EQ(err, "hetlb: error: --metric \"speed\": unknown; expected one of avg_convergence_date, avg_idle_time, "
+                 "computed_load, ctrl_messages, data_messages, data_transfer_amount, load_spread_percent, "
+                 "max_convergence_date\n");
+  EXPECT_EQ(slurp(csv), before);
 }
 
 }  // namespace

@@ -27,6 +27,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--max-nodes", o.max_nodes,
                  "run only the settings with at most this many nodes (the summary covers every row)")
       ->check(CLI::Range(1, 1 << 24));
+  app.add_option("--metric", o.metric,
+                 "rank by this result column (default: max_convergence_date, or computed_load in fixed-duration "
+                 "mode; also avg_convergence_date, avg_idle_time, data_transfer_amount, data_messages, "
+                 "ctrl_messages, load_spread_percent)");
   app.add_flag("--report", o.report_only, "run nothing: the summary (and --ranks, --plot) of the results so far");
   app.add_option("--ranks", o.ranks, "write every configuration's ranking (CSV)");
   app.add_option("--plot", o.plot, "figures FILE, FILE-virtual, FILE-k (.png or .svg): wins per ratio, paired effects");

@@ -71,10 +71,22 @@ void print_pairs(std::ostream& out, const Comparison& c, const std::vector<Pair>
 }
 }  // namespace
 
-Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows) {
+const std::map<std::string, bool> kMetrics = {
+    {"max_convergence_date", true}, {"avg_convergence_date", true}, {"avg_idle_time", true},
+    {"data_transfer_amount", true}, {"data_messages", true},        {"ctrl_messages", true},
+    {"load_spread_percent", true},  {"computed_load", false}};
+
+Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, const std::string& metric) {
   Comparison c;
-  c.lower_is_better = spec.mode != "fixed_duration";
-  c.metric = c.lower_is_better ? "max_convergence_date" : "computed_load";
+  const bool convergence = spec.mode != "fixed_duration";
+  c.metric = !metric.empty() ? metric : convergence ? "max_convergence_date" : "computed_load";
+  const auto known = kMetrics.find(c.metric);
+  if (known == kMetrics.end()) {
+    std::string names;
+    for (const auto& [name, low] : kMetrics) names += (names.empty() ? "" : ", ") + name;
+    throw Error(fmt::format("--metric \"{}\": unknown; expected one of {}", c.metric, names));
+  }
+  c.lower_is_better = known->second;
   // Columns that vary in the spec name the configurations.
   std::vector<std::size_t> varying;
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) {
@@ -109,7 +121,7 @@ Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows) {
       e.status = row->second.at("status");
       const double v = row->second.number(c.metric);
       const bool converged = row->second.at("converged") == "1";
-      if (e.status == "ok" && !converged && c.lower_is_better) e.status = "not converged";
+      if (e.status == "ok" && !converged && convergence) e.status = "not converged";
       e.valid = e.status == "ok" && !std::isnan(v);
       e.value = v;
     }

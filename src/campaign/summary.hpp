@@ -36,7 +36,12 @@ struct Comparison {
   std::vector<std::string> variants, ratios;  // in spec order
 };
 
-Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows);
+// `metric` empty: the mode's (max_convergence_date, or computed_load in fixed-duration mode); else one
+// of kMetrics. In the convergence modes a run that did not converge is never valid.
+Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, const std::string& metric = "");
+
+// The metrics a comparison can rank by, and whether lower is better.
+extern const std::map<std::string, bool> kMetrics;
 
 // A strategy beating best effort by at most this fraction is a tie, not a counter-example.
 inline constexpr double kCounterExampleMargin = 0.01;
