@@ -79,7 +79,10 @@ void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t d
 
 void report(const Spec& spec, const Options& o) {
   const auto rows = read_results(spec.results, spec.version);
-  const Comparison c = compare(spec, rows, o.metric);
+  Spec shown = spec;  // --max-nodes: the summary of the settings run, not of the larger ones
+  if (o.max_nodes > 0)
+    std::erase_if(shown.settings, [&](const Setting& x) { return x.nodes > o.max_nodes; });
+  const Comparison c = compare(shown, rows, o.metric);
   print_summary(std::cout, c);
   std::cout.flush();
   if (!o.ranks.empty()) write_ranks_csv(c, o.ranks);

@@ -119,6 +119,26 @@ TEST(CampaignCli, RunsInPieces) {
   EXPECT_EQ(rows(csv).size(), 8u);
 }
 
+// --max-nodes: the small settings run (smallest first) and are summarised alone; the rest later.
+TEST(CampaignCli, SmallSettingsFirst) {
+  const std::string spec = tmp("sizes.json"), csv = tmp("sizes.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": "t1", "strategies": ["besteffort:1", "makhoul"], "virtual_load": false,
+    "integer": true, "platforms": ["cluster"], "nodes": [8, 4], "topologies": ["ring"], "initial": ["single"],
+    "ratios": [1], "iterations": 20, "results": ")"
+                      << csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec + " -j 2 --smallest-first --max-nodes 4", &out, &err), 0) << err;
+  const auto r = rows(csv);
+  ASSERT_EQ(r.size(), 2u);
+  for (const auto& row : r) EXPECT_EQ(row.at("nodes"), "4");
+  EXPECT_NE(err.find("2 to run (at most 4 nodes)"), std::string::npos) << err;
+  EXPECT_NE(out.find("1 of 1 configurations complete"), std::string::npos) << out;
+  ASSERT_EQ(hetlb(spec + " -j 2 --smallest-first", &out, &err), 0) << err;
+  EXPECT_EQ(rows(csv).size(), 4u);
+  EXPECT_NE(out.find("2 of 2 configurations complete"), std::string::npos) << out;
+}
+
 // Runs over the wall-clock timeout (no balancing: never converged, a long run): killed, recorded as such, not run again unless --retry.
 TEST(CampaignCli, RecordsTimeoutsOnce) {
   const std::string spec = tmp("slow.json"), csv = tmp("slow.csv");

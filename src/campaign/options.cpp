@@ -25,7 +25,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--smallest-first", o.smallest_first,
                "run the fewest nodes first, each configuration's variants together (partial results compare)");
   app.add_option("--max-nodes", o.max_nodes,
-                 "run only the settings with at most this many nodes (the summary covers every row)")
+                 "run and summarise only the settings with at most this many nodes")
       ->check(CLI::Range(1, 1 << 24));
   app.add_option("--metric", o.metric,
                  "rank by this result column (default: max_convergence_date, or computed_load in fixed-duration "
