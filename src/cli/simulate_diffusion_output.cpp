@@ -1,20 +1,16 @@
 // Output of hetlb simulate diffusion: JSON (the keys and more) or an aligned table.
-#include <cmath>
 #include <ostream>
 
 #include <fmt/format.h>
 
+#include "hetlb/io/diffusion_metrics_json.hpp"
 #include "simulate_diffusion.hpp"
 
 namespace hetlb::cli {
 
-namespace {
-nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
-}  // namespace
-
 nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::DiffusionResult& r) {
   const auto& m = r.metrics;
-  return {
+  nlohmann::json j = {
       {"platform", c.platform},
       {"nodes", r.final_loads.size()},
       {"topology", r.topology_name},
@@ -29,29 +25,15 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
       {"iterations", c.convergence_iterations},
       {"tau", r.tau},
       {"time_limit", r.time_limit},
-      {"converged", m.converged},
-      {"converged_nodes", m.converged_nodes},
-      {"avg_idle_time", number(m.avg_idle_time)},
-      {"avg_convergence_date", number(m.avg_convergence_date)},
-      {"max_convergence_date", number(m.max_convergence_date)},
-      {"data_transfer_amount", number(m.data_transfer_amount)},
       {"computed_load", m.computed_load},
-      {"initial_total_load", m.initial_total_load},
-      {"final_total_load", m.final_total_load},
-      {"load_spread_percent", number(m.load_spread_percent)},
-      {"final_min_load", m.final_min_load},
-      {"final_max_load", m.final_max_load},
-      {"ctrl_messages", m.ctrl_messages},
-      {"ctrl_messages_skipped", m.ctrl_messages_skipped},
-      {"data_messages", m.data_messages},
-      {"computing_iterations", m.computing_iterations},
-      {"balancing_iterations", m.balancing_iterations},
       {"events", r.events},
       {"streaks_computed", r.fast_forwarded},
       {"simulated_time", m.simulated_time},
       {"wall_seconds", m.wall_seconds},
       {"events_per_wall_second", m.wall_seconds > 0 ? static_cast<double>(r.events) / m.wall_seconds : 0.0},
   };
+  io::add_diffusion_metrics(j, m);
+  return j;
 }
 
 void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {

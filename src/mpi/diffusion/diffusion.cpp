@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetlb/diffusion/strategy.hpp"
+#include "hetlb/io/diffusion_metrics_json.hpp"
 #include "runtime.hpp"
 
 namespace hetlb::mpi {
@@ -41,11 +42,10 @@ diffusion::Metrics Diffusion::metrics() { return impl_->metrics(); }
 
 std::string Diffusion::metrics_json() {
   const diffusion::Metrics m = metrics();
-  const auto number = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); };
   const DiffusionOptions& o = impl_->options;
   int size = 0;
   MPI_Comm_size(impl_->hood.graph, &size);
-  const nlohmann::json j = {
+  nlohmann::json j = {
       {"nodes", size},
       {"topology", impl_->hood.name},
       {"strategy", diffusion::to_string(diffusion::parse_strategy(o.strategy))},
@@ -55,26 +55,11 @@ std::string Diffusion::metrics_json() {
       {"iterations", o.iterations},
       {"progress", impl_->threaded ? "thread" : "calls"},
       {"min_balancing_period", o.min_balancing_period},
-      {"converged", m.converged},
-      {"converged_nodes", m.converged_nodes},
-      {"avg_idle_time", number(m.avg_idle_time)},
-      {"avg_convergence_date", number(m.avg_convergence_date)},
-      {"max_convergence_date", number(m.max_convergence_date)},
-      {"data_transfer_amount", number(m.data_transfer_amount)},
-      {"initial_total_load", m.initial_total_load},
-      {"final_total_load", m.final_total_load},
-      {"load_spread_percent", number(m.load_spread_percent)},
-      {"final_min_load", m.final_min_load},
-      {"final_max_load", m.final_max_load},
-      {"ctrl_messages", m.ctrl_messages},
-      {"ctrl_messages_skipped", m.ctrl_messages_skipped},
-      {"data_messages", m.data_messages},
-      {"computing_iterations", m.computing_iterations},
-      {"balancing_iterations", m.balancing_iterations},
       {"end_date", m.simulated_time},
-      {"termination_latency", number(impl_->termination_latency)},
-      {"termination_latency_periods", number(impl_->termination_latency / o.min_balancing_period)},
+      {"termination_latency", io::finite_or_null(impl_->termination_latency)},
+      {"termination_latency_periods", io::finite_or_null(impl_->termination_latency / o.min_balancing_period)},
   };
+  io::add_diffusion_metrics(j, m);
   return j.dump(2);
 }
 
