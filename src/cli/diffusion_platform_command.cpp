@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
 #include "hetlb/sim/platform.hpp"
@@ -26,25 +27,6 @@ struct Options {
   int nodes = 16;
   double unit_bytes = sim::kUnitBytes;
 };
-
-void write_file(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path target = fs::absolute(path);
-  const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), ::getpid());
-  std::error_code ec;
-  {
-    std::ofstream out(tmp);
-    if (!out || !(out << text) || !out.flush()) {
-      fs::remove(tmp, ec);
-      throw Error(fmt::format("{}: cannot write the file", path));
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw Error(fmt::format("{}: cannot write the file", path));
-  }
-}
 
 // bw="125MBps" / bandwidth="2.25GBps" -> the same times unit_bytes / 125,000, in Bps.
 std::string scale_bandwidths(const std::string& xml, double factor) {

@@ -14,6 +14,7 @@
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/io/simgrid_platform.hpp"
 #include "hetlb/sim/platform.hpp"
+#include "output_file.hpp"
 
 namespace hetlb::cli {
 
@@ -23,34 +24,6 @@ struct Options {
   int nodes = 0;
   io::SimgridExportOptions exp;
 };
-
-// Writes through a temporary file renamed into place: no partial file on failure. A symbolic link is
-// followed (the file it names is replaced, not the link); a device or pipe (/dev/stdout) is written
-// directly, as it cannot be replaced.
-void write_file(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {
-    std::ofstream out(path);
-    if (!out || !(out << text) || !out.flush()) throw Error(fmt::format("{}: cannot write the file", path));
-    return;
-  }
-  const fs::path target = fs::weakly_canonical(fs::absolute(path), ec);
-  if (ec) throw Error(fmt::format("{}: cannot write the file", path));
-  const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), ::getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out || !(out << text) || !out.flush()) {
-      fs::remove(tmp, ec);
-      throw Error(fmt::format("{}: cannot write the file", path));
-    }
-  }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw Error(fmt::format("{}: cannot write the file", path));
-  }
-}
 
 void run(const Options& o) {
   std::string xml, hosts;  // host k of the hostfile is processor k (MPI rank k), or node k of a simulation
