@@ -4,9 +4,6 @@
 // and the fact table against g5k.xml itself when that file is at hand.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -19,6 +16,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "engine.hpp"
+#include "forked_run.hpp"
 #include "hetlb/sim/grid5000.hpp"
 #include "hetlb/sim/platform.hpp"
 #include "platform_loading.hpp"
@@ -28,37 +26,8 @@ namespace {
 
 namespace s4u = simgrid::s4u;
 
-// Runs `check` in a child process; returns what it reported (empty when every check held).
-std::string in_child(const std::function<std::string()>& check) {
-  int fd[2];
-  if (pipe(fd) != 0) return "pipe failed";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    std::string out;
-    try {
-      out = check();
-    } catch (const std::exception& e) {
-      out = std::string("exception: ") + e.what();
-    }
-    for (std::size_t done = 0; done < out.size();) {
-      const ssize_t w = write(fd[1], out.data() + done, out.size() - done);
-      if (w <= 0) break;
-      done += static_cast<std::size_t>(w);
-    }
-    close(fd[1]);
-    _exit(0);
-  }
-  close(fd[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t got; (got = read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(got));
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) text += "child crashed";
-  return text;
-}
+// Each check runs in a child process (one engine per process); it reports "" when every check held.
+std::string in_child(const std::function<std::string()>& check) { return testing::run_in_child(check); }
 
 struct Route {
   std::vector<s4u::Link*> links;
@@ -183,7 +152,7 @@ TEST(PlatformLoading, RefusesFewerHostsThanNodes) {
     detail::load_platform(*engine, xml, 3);
     return std::string("accepted");
   });
-  EXPECT_EQ(got, fmt::format("exception: platform \"{}\": 2 hosts for 3 nodes; expected at least one host per node", xml));
+  EXPECT_EQ(got, fmt::format("error platform \"{}\": 2 hosts for 3 nodes; expected at least one host per node", xml));
 }
 
 // g5k.xml: hosts "graphene-12.nancy.grid5000.fr", backbone links "Paris_Nancy".
