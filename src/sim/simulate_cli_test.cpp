@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../../tests/cli/run_command.hpp"
+
 namespace {
 
 struct CliRun {
@@ -20,27 +22,14 @@ struct CliRun {
   std::string out, err;
 };
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using hetlb::testing::slurp;
 
 std::string tmp(const std::string& name) { return std::string(HETLB_BINARY_DIR) + "/simulate_cli_" + name; }
 
 CliRun hetlb(const std::string& args) {
-  const std::string err = tmp("stderr.txt");
-  const std::string cmd = std::string(HETLB_BINARY_DIR) + "/bin/hetlb simulate diffusion " + args + " 2>" + err;
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  for (std::size_t got; (got = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, got);
-  const int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.err = slurp(err);
-  return r;
+  static const auto dir = hetlb::testing::scratch_dir("simulate-cli");  // per process: ctest -j runs tests side by side
+  const auto r = hetlb::testing::run_hetlb("simulate diffusion " + args, dir);
+  return {r.exit_code, r.out, r.err};
 }
 
 void expect_refused(const std::string& args, const std::string& fragment) {
