@@ -18,10 +18,7 @@
 
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
+using CliRun = hetlb::testing::CommandResult;
 
 using hetlb::testing::slurp;
 
@@ -31,17 +28,11 @@ bool exists(const std::string& path) { return static_cast<bool>(std::ifstream(pa
 
 CliRun hetlb(const std::string& args) {
   static const auto dir = hetlb::testing::scratch_dir("platform-cli");  // per process: ctest -j runs tests side by side
-  const auto r = hetlb::testing::run_hetlb("" + args, dir);
-  return {r.exit_code, r.out, r.err};
+  return hetlb::testing::run_hetlb(args, dir);
 }
 
 void expect_refused(const std::string& args, const std::string& fragment) {
-  const CliRun r = hetlb(args);
-  EXPECT_NE(r.status, 0) << args;
-  EXPECT_EQ(r.out, "") << args;
-  EXPECT_EQ(r.err.rfind("hetlb: error: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+  hetlb::testing::expect_refused_in_one_line(hetlb(args), fragment, args);
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -55,7 +46,7 @@ TEST(PlatformCli, ExportsTheGridSubsetAndItsNodeOrder) {
   std::remove(xml.c_str());
   std::remove(hosts.c_str());
   const CliRun r = hetlb("simgrid-platform --study grid --nodes 64 -o " + xml + " --hostfile " + hosts);
-  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "");
   const std::string text = slurp(xml);
   EXPECT_EQ(count(text, "bandwidth=\"2.25GBps\" latency=\"500us\""), 9u);
@@ -64,7 +55,7 @@ TEST(PlatformCli, ExportsTheGridSubsetAndItsNodeOrder) {
   EXPECT_EQ(std::count(names.begin(), names.end(), '\n'), 64);
   EXPECT_EQ(names.rfind("bordeaux-bordeplage-1\nbordeaux-bordeplage-2\nbordeaux-bordereau-1\n", 0), 0u) << names;
   const CliRun cluster = hetlb("simgrid-platform --study cluster --nodes 4");
-  ASSERT_EQ(cluster.status, 0) << cluster.err;
+  ASSERT_EQ(cluster.exit_code, 0) << cluster.err;
   EXPECT_NE(cluster.out.find("radical=\"0-3\""), std::string::npos);
 }
 
@@ -74,24 +65,24 @@ TEST(PlatformCli, WritesThroughLinksAndDevices) {
   std::remove(link.c_str());
   std::ofstream(real) << "old";
   ASSERT_EQ(symlink(real.c_str(), link.c_str()), 0);
-  ASSERT_EQ(hetlb("simgrid-platform --study cluster --nodes 2 -o " + link).status, 0);
+  ASSERT_EQ(hetlb("simgrid-platform --study cluster --nodes 2 -o " + link).exit_code, 0);
   char target[4096] = {};
   EXPECT_GT(readlink(link.c_str(), target, sizeof target - 1), 0);  // still a link
   EXPECT_NE(slurp(real).find("radical=\"0-1\""), std::string::npos);
   const CliRun r = hetlb("simgrid-platform --study grid --nodes 3 -o " + real + " --hostfile /dev/stdout");
-  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "nancy-graphene-1\norsay-gdx-1\nrennes-paradent-1\n");
 }
 
 // Simulating on the exported file is simulating on --platform grid: same hosts, same metrics.
 TEST(PlatformCli, TheExportedGridIsTheSimulatedOne) {
   const std::string xml = tmp("grid16.xml");
-  ASSERT_EQ(hetlb("simgrid-platform --study grid --nodes 16 -o " + xml).status, 0);
+  ASSERT_EQ(hetlb("simgrid-platform --study grid --nodes 16 -o " + xml).exit_code, 0);
   const std::string run = "simulate diffusion --nodes 16 --topology torus --initial random --seed 5 --load-per-node 100 "
                           "--iterations 20 --format json --platform ";
   const CliRun a = hetlb(run + "grid"), b = hetlb(run + xml);
-  ASSERT_EQ(a.status, 0) << a.err;
-  ASSERT_EQ(b.status, 0) << b.err;
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
   auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
   for (auto* j : {&ja, &jb}) {
     j->erase("wall_seconds");
@@ -105,7 +96,7 @@ TEST(PlatformCli, TheExportedGridIsTheSimulatedOne) {
 
 TEST(PlatformCli, RefusesPlatformsThatCannotHoldTheNodes) {
   const std::string small = tmp("two_hosts.xml"), trace = tmp("refused.csv");
-  ASSERT_EQ(hetlb("simgrid-platform --study cluster --nodes 2 -o " + small).status, 0);
+  ASSERT_EQ(hetlb("simgrid-platform --study cluster --nodes 2 -o " + small).exit_code, 0);
   std::remove(trace.c_str());
   expect_refused("simulate diffusion --nodes 8 --topology ring --trace " + trace + " --platform " + small,
                  "platform \"" + small + "\": 2 hosts for 8 nodes; expected at least one host per node");

@@ -17,10 +17,7 @@
 
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
+using CliRun = hetlb::testing::CommandResult;
 
 using hetlb::testing::slurp;
 
@@ -28,24 +25,18 @@ std::string tmp(const std::string& name) { return std::string(HETLB_BINARY_DIR) 
 
 CliRun hetlb(const std::string& args) {
   static const auto dir = hetlb::testing::scratch_dir("simulate-cli");  // per process: ctest -j runs tests side by side
-  const auto r = hetlb::testing::run_hetlb("simulate diffusion " + args, dir);
-  return {r.exit_code, r.out, r.err};
+  return hetlb::testing::run_hetlb("simulate diffusion " + args, dir);
 }
 
 void expect_refused(const std::string& args, const std::string& fragment) {
-  const CliRun r = hetlb(args);
-  EXPECT_NE(r.status, 0) << args;
-  EXPECT_EQ(r.out, "") << args;
-  EXPECT_EQ(r.err.rfind("hetlb: error: ", 0), 0u) << r.err;
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
+  hetlb::testing::expect_refused_in_one_line(hetlb(args), fragment, args);
 }
 
 constexpr const char* kSmall = "--nodes 8 --topology ring --load-per-node 100 --iterations 20 ";
 
 TEST(SimulateCli, JsonHasThePapersMetrics) {
   const CliRun r = hetlb(std::string(kSmall) + "--initial random --seed 3 --virtual-load --integer --format json");
-  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   for (const char* key : {"avg_idle_time", "avg_convergence_date", "max_convergence_date", "data_transfer_amount",
                           "converged", "initial_total_load", "final_total_load", "simulated_time", "wall_seconds"})
@@ -59,7 +50,7 @@ TEST(SimulateCli, TraceHasOneColumnPerNode) {
   const std::string csv = tmp("trace.csv");
   std::remove(csv.c_str());
   const CliRun r = hetlb(std::string(kSmall) + "--trace " + csv);
-  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   std::ifstream in(csv);
   std::string header, row;
   std::getline(in, header);
@@ -75,7 +66,7 @@ TEST(SimulateCli, PlotsTheLoadCurves) {
   const std::string png = tmp("curves.png");
   std::remove(png.c_str());
   const CliRun r = hetlb(std::string(kSmall) + "--plot " + png);
-  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(slurp(png).substr(1, 3), "PNG");
 }
 
@@ -83,7 +74,7 @@ TEST(SimulateCli, ExampleFilesDecideTheNodeCount) {
   const std::string ex = std::string(HETLB_SOURCE_DIR) + "/examples/";
   const CliRun r = hetlb("--topology " + ex + "diffusion-star-of-rings.edges --initial " + ex +
                          "diffusion-skewed.loads --integer --virtual-load --iterations 50 --format json");
-  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["nodes"].get<int>(), 9);
   EXPECT_EQ(j["final_total_load"].get<double>(), 9000);
@@ -122,9 +113,9 @@ TEST(SimulateCli, RefusesBadInput) {
   const std::string png = tmp("refused.png"), gif = tmp("refused.gif");
   std::remove(png.c_str());
   const CliRun r = hetlb("--strategy bogus --plot " + png);
-  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.exit_code, 0);
   EXPECT_FALSE(std::ifstream(png).good());
-  EXPECT_NE(hetlb("--plot " + gif).status, 0);
+  EXPECT_NE(hetlb("--plot " + gif).exit_code, 0);
   EXPECT_FALSE(std::ifstream(gif).good());
 }
 

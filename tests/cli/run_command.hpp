@@ -1,5 +1,6 @@
 // Runs the hetlb command line in a scratch folder and captures its exit code, stdout and stderr.
 #pragma once
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -36,6 +37,15 @@ inline CommandResult run_hetlb(const std::string& args, const std::filesystem::p
   r.out = slurp(cwd / "out.txt");
   r.err = slurp(cwd / "err.txt");
   return r;
+}
+
+// Bad input: a non-zero exit, nothing on stdout, exactly one "hetlb: error: " line naming `fragment`.
+inline void expect_refused_in_one_line(const CommandResult& r, const std::string& fragment, const std::string& what) {
+  EXPECT_NE(r.exit_code, 0) << what;
+  EXPECT_EQ(r.out, "") << what;
+  EXPECT_EQ(r.err.rfind("hetlb: error: ", 0), 0u) << r.err;
+  EXPECT_EQ(r.err_lines(), 1) << r.err;
+  EXPECT_NE(r.err.find(fragment), std::string::npos) << r.err;
 }
 
 inline std::filesystem::path scratch_dir(const std::string& name) {
