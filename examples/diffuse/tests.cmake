@@ -110,7 +110,8 @@ diffuse_error_test(diffuse_error_initial_load_length 4 "half-empty-6.loads"
 # within 20% on the data transfer amount (convergence dates do not agree yet: docs/mpi.md).
 if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   set(smpi_dir ${CMAKE_CURRENT_BINARY_DIR}/smpi)
-  set(smpi_cfg --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --log=root.thresh:error
+  set(smpi_cfg --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no
+    --log=root.thresh:error
     --log=xbt_cfg.thresh:error --log=smpi.thresh:error)
   foreach(N 16 64 256)
     add_test(NAME smpi_diffuse_platform_${N} COMMAND $<TARGET_FILE:hetlb> diffusion-platform cluster --nodes ${N}

@@ -18,7 +18,7 @@ if [ ${#configs[@]} -eq 0 ]; then
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-cfg=(--cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --log=root.thresh:error --log=xbt_cfg.thresh:error
+cfg=(--cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no --log=root.thresh:error --log=xbt_cfg.thresh:error
      --log=smpi.thresh:error)
 pct() { awk -v s="$1" -v m="$2" 'BEGIN { if (s == "null" || m == "null") print "-"; else if (s == 0) print (m == 0 ? "0%" : "inf"); else printf "%+.0f%%", 100 * (m - s) / s }'; }
 echo "| ranks | topology | initial | strategy | virtual | max conv. date sim / SMPI | diff | data transfer sim / SMPI | diff | idle sim / SMPI | diff | wall sim / SMPI |"
