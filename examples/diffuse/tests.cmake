@@ -107,10 +107,13 @@ diffuse_error_test(diffuse_error_initial_load_length 4 "half-empty-6.loads"
 # Under SMPI: the same program on the simulator's cluster (`hetlb diffusion-platform`, bandwidths
 # scaled so that an item of 125 bytes costs the simulator's load unit), against `hetlb simulate
 # diffusion` on the unscaled cluster (whose load unit is 125,000 bytes). Three configurations must agree
-# within 20% on the data transfer amount (convergence dates do not agree yet: docs/mpi.md).
+# within 20% on the last convergence date and the data transfer amount. MPI_Iprobe costs SMPI's constant
+# 0.1 ms (smpi/grow-injected-times:no): SMPI's default makes every failed probe cost more than the last
+# and stretched the computation of a polling rank 7-fold (docs/mpi.md).
 if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   set(smpi_dir ${CMAKE_CURRENT_BINARY_DIR}/smpi)
-  set(smpi_cfg --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --log=root.thresh:error
+  set(smpi_cfg --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no
+    --log=root.thresh:error
     --log=xbt_cfg.thresh:error --log=smpi.thresh:error)
   foreach(N 16 64 256)
     add_test(NAME smpi_diffuse_platform_${N} COMMAND $<TARGET_FILE:hetlb> diffusion-platform cluster --nodes ${N}
@@ -133,7 +136,7 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
     set(common --topology;${topology};--strategy;${strategy};--initial;${initial};--iterations;30;--ratio;1;--seed;1;--format;json;${ARGN})
     string(REPLACE ";" "|" sim "$<TARGET_FILE:hetlb>;simulate;diffusion;--platform;cluster;--nodes;${N};${common}")
     string(REPLACE ";" "|" mpi "${HETLB_DIFFUSE_SMPIRUN};-np;${N};-platform;${smpi_dir}/cluster-${N}.xml;-hostfile;${smpi_dir}/cluster-${N}.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--item-bytes;117;--load-per-node;1000;--time-limit;0;${common}")
-    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DSIM=${sim}" "-DMPI=${mpi}" -DTOLERANCE=0.2 -DKEYS=data_transfer_amount
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DSIM=${sim}" "-DMPI=${mpi}" -DTOLERANCE=0.2
       -P ${CMAKE_CURRENT_SOURCE_DIR}/compare_sim.cmake)
     set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED smpi_diffuse_${N} TIMEOUT 120 LABELS "smpi;diffusion")
   endfunction()

@@ -1,9 +1,11 @@
 #!/bin/bash
 # Simulator vs SMPI: hetlb-diffuse under smpirun and `hetlb simulate diffusion` on the same platform
 # (the simulator's cluster, bandwidths scaled so a 125-byte item is the simulator's load unit), topology,
-# initial load, strategy and ratio. Prints a Markdown table (README). Usage:
+# initial load, strategy and ratio. Prints a Markdown table (docs/mpi.md). Usage:
 #   examples/diffuse/validate.sh [BUILD_DIR] [ITERATIONS] [CONFIG...]
-# CONFIG = N:topology:initial:strategy[:virtual]; default: the README's 16 configurations.
+# CONFIG = N:topology:initial:strategy[:virtual]; default: 16 and 64 ranks x
+# {torus single besteffort, torus random makhoul, hypercube single makhoul, hypercube random besteffort}
+# x {without, with virtual load} (a 64-rank single start takes about 6 minutes under SMPI).
 set -euo pipefail
 build=${1:-build}
 iterations=${2:-30}
@@ -18,7 +20,7 @@ if [ ${#configs[@]} -eq 0 ]; then
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-cfg=(--cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --log=root.thresh:error --log=xbt_cfg.thresh:error
+cfg=(--cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no --log=root.thresh:error --log=xbt_cfg.thresh:error
      --log=smpi.thresh:error)
 pct() { awk -v s="$1" -v m="$2" 'BEGIN { if (s == "null" || m == "null") print "-"; else if (s == 0) print (m == 0 ? "0%" : "inf"); else printf "%+.0f%%", 100 * (m - s) / s }'; }
 echo "| ranks | topology | initial | strategy | virtual | max conv. date sim / SMPI | diff | data transfer sim / SMPI | diff | idle sim / SMPI | diff | wall sim / SMPI |"
