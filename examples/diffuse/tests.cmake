@@ -126,7 +126,7 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   function(diffuse_smpi_test name N)
     string(REPLACE ";" "|" command "${HETLB_DIFFUSE_SMPIRUN};-np;${N};-platform;${smpi_dir}/cluster-${N}.xml;-hostfile;${smpi_dir}/cluster-${N}.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--item-bytes;117;--ratio;1;--format;json;--time-limit;0;${ARGN}")
     add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" -P ${CMAKE_CURRENT_SOURCE_DIR}/check_run.cmake)
-    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED smpi_diffuse_${N} TIMEOUT 120 LABELS "smpi;diffusion")
+    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED smpi_diffuse_${N} TIMEOUT 300 LABELS "smpi;diffusion")
   endfunction()
   diffuse_smpi_test(smpi_diffuse_np64_torus_random 64 --topology torus --initial random --load-per-node 100 --iterations 20)
   # 256 ranks take over 2 minutes on the shared 2-core machine: run by hand (docs/mpi.md), not in the suite.
