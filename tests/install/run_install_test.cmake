@@ -1,7 +1,7 @@
 # Installs hetlb into a scratch prefix as a user would, then from the prefix only: builds the C quick
 # start with mpicc and pkg-config (libhetlb_mpi.so), the C++ one with find_package(hetlb COMPONENTS mpi)
 # (static hetlb::mpi) and the Fortran one (hetlb::mpi_f08) when FORTRAN is ON; runs each under mpirun
-# (every item checked); runs `hetlb calibrate` from the prefix; checks that docs/mpi.md shows each
+# (every item checked), and a diffusion program (hetlb/mpi/diffusion.hpp); runs `hetlb calibrate` from the prefix; checks that docs/mpi.md shows each
 # quick start verbatim.
 #   cmake -DSOURCE_DIR= -DBINARY_DIR= -DMPIRUN= -DMPICC= -DPLATFORM= -DFORTRAN=ON|OFF -P run_install_test.cmake
 set(work ${BINARY_DIR}/install-test)
@@ -19,7 +19,8 @@ set(here ${SOURCE_DIR}/tests/install)
 
 run(${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${prefix})
 foreach(f lib/libhetlb_mpi.a lib/libhetlb_mpi.so bin/hetlb bin/hetlb-calibrate lib/pkgconfig/hetlb.pc
-          lib/pkgconfig/hetlb-mpi.pc lib/cmake/hetlb/hetlbMpiTargets.cmake include/hetlb/mpi/plan.h)
+          lib/pkgconfig/hetlb-mpi.pc lib/cmake/hetlb/hetlbMpiTargets.cmake include/hetlb/mpi/plan.h
+          include/hetlb/mpi/diffusion.hpp include/hetlb/mpi/diffusion.h include/hetlb/diffusion/metrics.hpp)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${f}")
   endif()
@@ -51,6 +52,11 @@ run(${CMAKE_COMMAND} --build ${work}/build)
 run(${mpirun} ${work}/build/quickstart_cpp ${PLATFORM})
 if(NOT last_output MATCHES "C\\+\\+: 100000 items scattered and gathered back, all checked")
   message(FATAL_ERROR "C++ quick start: ${last_output}")
+endif()
+message(STATUS "${last_output}")
+run(${mpirun} ${work}/build/quickstart_diffusion)  # asynchronous balancing from the prefix
+if(NOT last_output MATCHES "diffusion: 300 items balanced from rank 0, rank 0 holds [0-9]+, all held once")
+  message(FATAL_ERROR "diffusion quick start: ${last_output}")
 endif()
 message(STATUS "${last_output}")
 set(docs_examples quickstart.c quickstart.cpp)
