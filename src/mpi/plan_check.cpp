@@ -208,9 +208,19 @@ extern "C" int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest,
   if (g_record) g_sends.push_back(dest);
   return PMPI_Send(buf, count, type, dest, tag, comm);
 }
+extern "C" int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                         MPI_Request* request) {
+  if (g_record) g_sends.push_back(dest);
+  return PMPI_Isend(buf, count, type, dest, tag, comm, request);
+}
 extern "C" int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* st) {
   if (g_record) g_recvs.push_back(source);
   return PMPI_Recv(buf, count, type, source, tag, comm, st);
+}
+extern "C" int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                         MPI_Request* request) {
+  if (g_record) g_recvs.push_back(source);
+  return PMPI_Irecv(buf, count, type, source, tag, comm, request);
 }
 
 int main(int argc, char** argv) {

@@ -81,6 +81,32 @@ class Transfer {
     note(MPI_Mrecv(scratch.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
   }
 
+  // The root's nonblocking forms: one transfer in flight at a time (the plan's single port), so that
+  // the root's own copy overlaps the transfer beside it in the order (as MPI_Scatterv's local copy
+  // overlaps its sends).
+  void isend(const void* block, int count, MPI_Datatype type, int to, bool ok) {
+    wait_pending();
+    if (ok && note(MPI_Isend(block, count, type, to, kTag, comm_, &pending_), "MPI_Isend")) return;
+    MPI_Send(nullptr, 0, MPI_BYTE, to, kTag, comm_);
+  }
+  void ireceive(void* block, int count, MPI_Datatype type, int type_size, int from, bool ok) {
+    wait_pending();
+    if (!ok) return receive(block, count, type, type_size, from, ok);
+    if (!note(MPI_Irecv(block, count, type, from, kTag, comm_, &pending_), "MPI_Irecv")) return;
+    pending_bytes_ = static_cast<long long>(count) * type_size, pending_from_ = from;
+  }
+  void wait_pending() {
+    if (pending_ == MPI_REQUEST_NULL) return;
+    MPI_Status status;
+    if (!note(MPI_Wait(&pending_, &status), "MPI_Wait")) return;
+    if (pending_from_ >= 0) {  // a receive: did the whole block come?
+      int bytes = 0;
+      MPI_Get_count(&status, MPI_BYTE, &bytes);
+      if (static_cast<long long>(bytes) != pending_bytes_ && short_from_ < 0) short_from_ = pending_from_;
+    }
+    pending_from_ = -1;
+  }
+
   // The root's own block: one memcpy when both types are contiguous bytes (what MPI_Scatterv's local
   // copy does), else a message to itself.
   void self_copy(const void* from, MPI_Datatype from_type, void* to, MPI_Datatype to_type, int count) {
@@ -153,6 +179,9 @@ class Transfer {
   int send_size_ = kNone, recv_size_ = kNone;
   int short_from_ = -1;
   bool started_ = false;
+  MPI_Request pending_ = MPI_REQUEST_NULL;  // the root's transfer in flight
+  long long pending_bytes_ = 0;
+  int pending_from_ = -1;
   MPI_Request request_ = MPI_REQUEST_NULL;
 };
 
@@ -181,9 +210,10 @@ void Plan::scatter(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MP
       const auto ru = static_cast<std::size_t>(r);
       if (d_.counts[ru] == 0) continue;
       const char* block = send_ok ? base + static_cast<MPI_Aint>(d_.displs[ru]) * extent : nullptr;
-      if (r != rank_) t.send(block, d_.counts[ru], sendtype, r, send_ok);
-      else if (send_ok && recv_ok) t.self_copy(block, sendtype, recvbuf, recvtype, count);
+      if (r != rank_) t.isend(block, d_.counts[ru], sendtype, r, send_ok);
+      else if (send_ok && recv_ok) t.self_copy(block, sendtype, recvbuf, recvtype, count);  // overlaps the last send
     }
+    t.wait_pending();
   } else if (count > 0) {
     t.receive(recvbuf, count, recvtype, recv_size, d_.root, recv_ok);
   }
@@ -202,13 +232,21 @@ void Plan::gather(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI
   if (root) {
     char* base = static_cast<char*>(recvbuf);
     const MPI_Aint extent = extent_of(recvtype);
+    bool own_block_left = false;  // the root's copy waits for the next receive to be in flight
+    char* own_block = nullptr;
     for (int r : d_.gather_order) {
       const auto ru = static_cast<std::size_t>(r);
       if (d_.counts[ru] == 0) continue;
       char* block = recv_ok ? base + static_cast<MPI_Aint>(d_.displs[ru]) * extent : nullptr;
-      if (r != rank_) t.receive(block, d_.counts[ru], recvtype, recv_size, r, recv_ok);
-      else if (send_ok && recv_ok) t.self_copy(sendbuf, sendtype, block, recvtype, count);
+      if (r == rank_) {
+        own_block_left = send_ok && recv_ok, own_block = block;
+        continue;
+      }
+      t.ireceive(block, d_.counts[ru], recvtype, recv_size, r, recv_ok);
+      if (own_block_left) t.self_copy(sendbuf, sendtype, own_block, recvtype, count), own_block_left = false;
     }
+    t.wait_pending();
+    if (own_block_left) t.self_copy(sendbuf, sendtype, own_block, recvtype, count);
   } else if (count > 0) {
     t.send(sendbuf, count, sendtype, d_.root, send_ok);
   }

@@ -2,7 +2,7 @@
 //   --platform F --items N [--root R] [--api cpp|c|scatterv] [--short-buffer RANK]
 // Verified on every run (exit 1 on failure): the counts and send order equal the planner's (each rank
 // plans on its own), every item is delivered exactly once, to its planned rank, in order, the root sends
-// in the planned order (MPI_Send intercepted through PMPI), and the plan communicator follows the plan.
+// in the planned order (MPI_Send and MPI_Isend intercepted through PMPI), and the plan communicator follows the plan.
 // A refused call exits 2 on every rank (rank 0 printed the reason).
 #include <algorithm>
 #include <cstdint>
@@ -57,6 +57,11 @@ void expect(bool ok, int rank, const std::string& what) {
 extern "C" int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   g_send_destinations.push_back(dest);
   return PMPI_Send(buf, count, type, dest, tag, comm);
+}
+extern "C" int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                         MPI_Request* request) {
+  g_send_destinations.push_back(dest);
+  return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
 
 int main(int argc, char** argv) {
