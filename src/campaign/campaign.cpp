@@ -17,7 +17,7 @@ namespace hetlb::campaign {
 
 Spec prepare(const Options& o) {
   if (!o.plot.empty()) plot::terminal_for(o.plot);  // refuse a bad figure name before running
-  if (!o.metric.empty() && !kMetrics.count(o.metric)) compare(Spec{}, {}, o.metric);  // refused before running
+  if (!o.metric.empty()) check_metric(o.metric);  // refused before running
   Spec spec = read_spec(o.spec);
   if (!o.results.empty()) spec.results = o.results;
   if (o.timeout >= 0) spec.timeout = o.timeout;

@@ -69,6 +69,27 @@ void print_pairs(std::ostream& out, const Comparison& c, const std::vector<Pair>
     }
   }
 }
+// A variant's wins (rank 1), complete configurations and rank sum at one ratio, over the
+// configurations whose `column` is `value` (all of them when column is null).
+struct Tally {
+  int wins = 0, configs = 0;
+  double ranks = 0;
+};
+Tally tally(const Comparison& c, const std::string& variant, const std::string& ratio, const char* column = nullptr,
+            const std::string& value = "") {
+  Tally t;
+  for (const auto& conf : c.configurations) {
+    if (!conf.complete || conf.ratio != ratio) continue;
+    if (column && conf.entries.front().setting->value(column) != value) continue;
+    for (const auto& e : conf.entries)
+      if (e.variant == variant) {
+        ++t.configs;
+        t.wins += e.valid && e.rank == 1;
+        t.ranks += e.rank;
+      }
+  }
+  return t;
+}
 }  // namespace
 
 const std::map<std::string, bool> kMetrics = {
@@ -76,17 +97,19 @@ const std::map<std::string, bool> kMetrics = {
     {"data_transfer_amount", true}, {"data_messages", true},        {"ctrl_messages", true},
     {"load_spread_percent", true},  {"computed_load", false}};
 
+void check_metric(const std::string& metric) {
+  if (kMetrics.count(metric)) return;
+  std::string names;
+  for (const auto& [name, low] : kMetrics) names += (names.empty() ? "" : ", ") + name;
+  throw Error(fmt::format("--metric \"{}\": unknown; expected one of {}", metric, names));
+}
+
 Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, const std::string& metric) {
   Comparison c;
   const bool convergence = spec.mode != "fixed_duration";
   c.metric = !metric.empty() ? metric : convergence ? "max_convergence_date" : "computed_load";
-  const auto known = kMetrics.find(c.metric);
-  if (known == kMetrics.end()) {
-    std::string names;
-    for (const auto& [name, low] : kMetrics) names += (names.empty() ? "" : ", ") + name;
-    throw Error(fmt::format("--metric \"{}\": unknown; expected one of {}", c.metric, names));
-  }
-  c.lower_is_better = known->second;
+  check_metric(c.metric);
+  c.lower_is_better = kMetrics.at(c.metric);
   // Columns that vary in the spec name the configurations.
   std::vector<std::size_t> varying;
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) {
@@ -212,18 +235,8 @@ void print_summary(std::ostream& out, const Comparison& c) {
   for (const auto& v : c.variants) {
     out << "| " << v << " |";
     for (const auto& r : c.ratios) {
-      int wins = 0, configs = 0;
-      double ranks = 0;
-      for (const auto& conf : c.configurations) {
-        if (!conf.complete || conf.ratio != r) continue;
-        for (const auto& e : conf.entries)
-          if (e.variant == v) {
-            ++configs;
-            wins += e.valid && e.rank == 1;
-            ranks += e.rank;
-          }
-      }
-      out << fmt::format(" {}/{} | {} |", wins, configs, configs ? g(ranks / configs) : "-");
+      const Tally t = tally(c, v, r);
+      out << fmt::format(" {}/{} | {} |", t.wins, t.configs, t.configs ? g(t.ranks / t.configs) : "-");
     }
     out << "\n";
   }
@@ -246,16 +259,8 @@ void print_summary(std::ostream& out, const Comparison& c) {
       out << "| " << variant << " |";
       for (const auto& r : c.ratios)
         for (const auto& v : values) {
-          int wins = 0, configs = 0;
-          for (const auto& conf : c.configurations) {
-            if (!conf.complete || conf.ratio != r || conf.entries.front().setting->value(column) != v) continue;
-            for (const auto& e : conf.entries)
-              if (e.variant == variant) {
-                ++configs;
-                wins += e.valid && e.rank == 1;
-              }
-          }
-          out << (configs ? fmt::format(" {}/{} |", wins, configs) : std::string(" - |"));
+          const Tally t = tally(c, variant, r, column, v);
+          out << (t.configs ? fmt::format(" {}/{} |", t.wins, t.configs) : std::string(" - |"));
         }
       out << "\n";
     }

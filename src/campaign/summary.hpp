@@ -43,6 +43,9 @@ Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, con
 // The metrics a comparison can rank by, and whether lower is better.
 extern const std::map<std::string, bool> kMetrics;
 
+// Throws hetlb::Error naming the metric and the known ones unless it is in kMetrics.
+void check_metric(const std::string& metric);
+
 // A strategy beating best effort by at most this fraction is a tie, not a counter-example.
 inline constexpr double kCounterExampleMargin = 0.01;
 

@@ -93,29 +93,26 @@ struct Searcher {
     }
   }
 
-  // Cheap score of an order: the makespan of the best rounded relaxation, a feasible plan in that
-  // order (so an upper bound of its exact optimum), in O(p).
-  double estimate(std::vector<std::size_t> order) {
-    order.push_back(root);
-    ++best.estimates;
-    const Plan plan = heuristic_plan(make_problem(pf, order, items));
-    last_lower_bound = plan.lower_bound;
-    return plan.makespan;
-  }
-  double last_lower_bound = 0;  // of the order estimate() scored last
-
-  // The shortlist: (score, proven lower bound of the order, order).
+  // An order scored cheaply: `score` is the makespan of its best rounded relaxation, a feasible plan
+  // in that order (so an upper bound of its exact optimum), `lower_bound` a proven bound, in O(p).
   struct Candidate {
     double score, lower_bound;
     std::vector<std::size_t> order;
   };
+  Candidate estimate(const std::vector<std::size_t>& order) {
+    std::vector<std::size_t> with_root = order;
+    with_root.push_back(root);
+    ++best.estimates;
+    const Plan plan = heuristic_plan(make_problem(pf, with_root, items));
+    return {plan.makespan, plan.lower_bound, order};
+  }
 
   // The distinct orders with the lowest scores seen by the local search, best first.
   std::vector<Candidate> shortlist;
-  void remember(double v, const std::vector<std::size_t>& order) {
+  void remember(const Candidate& candidate) {
     for (const auto& c : shortlist)
-      if (c.order == order) return;
-    shortlist.push_back({v, last_lower_bound, order});
+      if (c.order == candidate.order) return;
+    shortlist.push_back(candidate);
     std::stable_sort(shortlist.begin(), shortlist.end(), [](const auto& x, const auto& y) { return x.score < y.score; });
     if (shortlist.size() > opt.shortlist) shortlist.pop_back();
   }
@@ -123,8 +120,8 @@ struct Searcher {
   // First-improvement moves of one processor (to the next position, the front, the back), scored by
   // estimate(); every order that improves is remembered for the exact evaluation.
   void local_search(std::vector<std::size_t> cur) {
-    double value = estimate(cur);
-    remember(value, cur);
+    Candidate here = estimate(cur);
+    remember(here);
     const std::size_t k = cur.size();
     bool improved = true;
     while (improved) {
@@ -138,11 +135,11 @@ struct Searcher {
           cand.erase(cand.begin() + static_cast<std::ptrdiff_t>(a));
           cand.insert(cand.begin() + static_cast<std::ptrdiff_t>(b), moved);
           if (kind[moved] == kind[cur[b]] && (b == a + 1 || b + 1 == a)) continue;  // same costs swapped
-          const double v = estimate(cand);
-          if (v < value) {
+          Candidate next = estimate(cand);
+          if (next.score < here.score) {
             cur = cand;
-            value = v;
-            remember(v, cand);
+            here = std::move(next);
+            remember(here);
             improved = true;
             break;
           }
