@@ -68,9 +68,7 @@ class Transfer {
     MPI_Status status;
     if (ok) {
       if (!note(MPI_Recv(block, count, type, from, kTag, comm_, &status), "MPI_Recv")) return;
-      int bytes = 0;
-      MPI_Get_count(&status, MPI_BYTE, &bytes);
-      if (static_cast<long long>(bytes) != static_cast<long long>(count) * type_size && short_from_ < 0) short_from_ = from;
+      check_length(status, static_cast<long long>(count) * type_size, from);
       return;
     }
     MPI_Message message;  // no usable buffer here: take the block into scratch memory
@@ -79,6 +77,13 @@ class Transfer {
     MPI_Get_count(&status, MPI_BYTE, &bytes);
     std::vector<char> scratch(static_cast<std::size_t>(bytes) + 1);
     note(MPI_Mrecv(scratch.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+  }
+
+  // Did the whole block come? (A failed send arrives as an empty message.)
+  void check_length(const MPI_Status& status, long long expected, int from) {
+    int bytes = 0;
+    MPI_Get_count(&status, MPI_BYTE, &bytes);
+    if (static_cast<long long>(bytes) != expected && short_from_ < 0) short_from_ = from;
   }
 
   // The root's nonblocking forms: one transfer in flight at a time (the plan's single port), so that
@@ -99,11 +104,7 @@ class Transfer {
     if (pending_ == MPI_REQUEST_NULL) return;
     MPI_Status status;
     if (!note(MPI_Wait(&pending_, &status), "MPI_Wait")) return;
-    if (pending_from_ >= 0) {  // a receive: did the whole block come?
-      int bytes = 0;
-      MPI_Get_count(&status, MPI_BYTE, &bytes);
-      if (static_cast<long long>(bytes) != pending_bytes_ && short_from_ < 0) short_from_ = pending_from_;
-    }
+    if (pending_from_ >= 0) check_length(status, pending_bytes_, pending_from_);  // a receive
     pending_from_ = -1;
   }
 
@@ -232,21 +233,20 @@ void Plan::gather(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI
   if (root) {
     char* base = static_cast<char*>(recvbuf);
     const MPI_Aint extent = extent_of(recvtype);
-    bool own_block_left = false;  // the root's copy waits for the next receive to be in flight
-    char* own_block = nullptr;
+    char* own_block = nullptr;  // the root's copy, waiting for the next receive to be in flight
     for (int r : d_.gather_order) {
       const auto ru = static_cast<std::size_t>(r);
       if (d_.counts[ru] == 0) continue;
       char* block = recv_ok ? base + static_cast<MPI_Aint>(d_.displs[ru]) * extent : nullptr;
       if (r == rank_) {
-        own_block_left = send_ok && recv_ok, own_block = block;
+        if (send_ok && recv_ok) own_block = block;
         continue;
       }
       t.ireceive(block, d_.counts[ru], recvtype, recv_size, r, recv_ok);
-      if (own_block_left) t.self_copy(sendbuf, sendtype, own_block, recvtype, count), own_block_left = false;
+      if (own_block) t.self_copy(sendbuf, sendtype, own_block, recvtype, count), own_block = nullptr;
     }
     t.wait_pending();
-    if (own_block_left) t.self_copy(sendbuf, sendtype, own_block, recvtype, count);
+    if (own_block) t.self_copy(sendbuf, sendtype, own_block, recvtype, count);
   } else if (count > 0) {
     t.send(sendbuf, count, sendtype, d_.root, send_ok);
   }
