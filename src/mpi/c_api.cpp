@@ -39,7 +39,7 @@ bool world_rank0() {
 
 // The live plan of a handle, or an Error(HETLB_MPI_E_PLAN) reported by the freed plan's root (for an
 // unknown handle, by rank 0 of MPI_COMM_WORLD).
-const hetlb::mpi::Plan& lookup(hetlb_mpi_plan handle) {
+hetlb::mpi::Plan& lookup(hetlb_mpi_plan handle) {
   std::lock_guard lock(g_handles_mutex);
   const auto it = g_handles.find(handle);
   if (handle == nullptr || it == g_handles.end())
@@ -72,6 +72,19 @@ MPI_Comm parent_of(hetlb_mpi_plan handle) {
   return it != g_handles.end() && it->second->plan ? it->second->plan->parent() : MPI_COMM_NULL;
 }
 
+// A call on a live plan: its communicator is looked up only when there is an error to report.
+template <class F>
+int guarded_plan(hetlb_mpi_plan plan, F&& f) {
+  try {
+    f();
+    return MPI_SUCCESS;
+  } catch (const hetlb::mpi::Error& e) {
+    return report(e, parent_of(plan));
+  } catch (const std::exception& e) {
+    return report(hetlb::mpi::Error(HETLB_MPI_E_MPI, e.what(), true), parent_of(plan));
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -91,7 +104,7 @@ int hetlb_mpi_plan_create(const char* platform_path, long long n, int root, MPI_
 }
 
 int hetlb_mpi_plan_counts(hetlb_mpi_plan plan, int* counts, int* displs, int* send_order) {
-  return guarded(parent_of(plan), [&] {
+  return guarded_plan(plan, [&] {
     const hetlb::mpi::Distribution& d = lookup(plan).distribution();
     for (std::size_t r = 0; r < d.counts.size(); ++r) {
       if (counts) counts[r] = d.counts[r];
@@ -102,7 +115,7 @@ int hetlb_mpi_plan_counts(hetlb_mpi_plan plan, int* counts, int* displs, int* se
 }
 
 int hetlb_mpi_plan_share(hetlb_mpi_plan plan, int* count, long long* offset) {
-  return guarded(parent_of(plan), [&] {
+  return guarded_plan(plan, [&] {
     const hetlb::mpi::Plan& p = lookup(plan);
     if (count) *count = p.count();
     if (offset) *offset = p.offset();
@@ -111,7 +124,7 @@ int hetlb_mpi_plan_share(hetlb_mpi_plan plan, int* count, long long* offset) {
 
 int hetlb_mpi_plan_gather_order(hetlb_mpi_plan plan, int* gather_order, double* scatter_makespan,
                                 double* gather_completion) {
-  return guarded(parent_of(plan), [&] {
+  return guarded_plan(plan, [&] {
     const hetlb::mpi::Distribution& d = lookup(plan).distribution();
     if (gather_order) std::copy(d.gather_order.begin(), d.gather_order.end(), gather_order);
     if (scatter_makespan) *scatter_makespan = d.predicted_makespan;
@@ -121,12 +134,16 @@ int hetlb_mpi_plan_gather_order(hetlb_mpi_plan plan, int* gather_order, double* 
 
 int hetlb_mpi_plan_scatter(hetlb_mpi_plan plan, const void* sendbuf, MPI_Datatype sendtype, void* recvbuf,
                            MPI_Datatype recvtype) {
-  return guarded(parent_of(plan), [&] { lookup(plan).scatter(sendbuf, sendtype, recvbuf, recvtype); });
+  return guarded_plan(plan, [&] { lookup(plan).scatter(sendbuf, sendtype, recvbuf, recvtype); });
 }
 
 int hetlb_mpi_plan_gather(hetlb_mpi_plan plan, const void* sendbuf, MPI_Datatype sendtype, void* recvbuf,
                           MPI_Datatype recvtype) {
-  return guarded(parent_of(plan), [&] { lookup(plan).gather(sendbuf, sendtype, recvbuf, recvtype); });
+  return guarded_plan(plan, [&] { lookup(plan).gather(sendbuf, sendtype, recvbuf, recvtype); });
+}
+
+int hetlb_mpi_plan_set_checks(hetlb_mpi_plan plan, int enabled) {
+  return guarded_plan(plan, [&] { lookup(plan).set_checks(enabled != 0); });
 }
 
 int hetlb_mpi_plan_free(hetlb_mpi_plan* plan) {

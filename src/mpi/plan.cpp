@@ -67,7 +67,8 @@ Plan::Plan(Distribution distribution, MPI_Comm comm) : d_(std::move(distribution
 }
 
 Plan::Plan(Plan&& other) noexcept
-    : d_(std::move(other.d_)), comm_(std::exchange(other.comm_, MPI_COMM_NULL)), rank_(other.rank_), size_(other.size_) {}
+    : d_(std::move(other.d_)), comm_(std::exchange(other.comm_, MPI_COMM_NULL)), rank_(other.rank_), size_(other.size_),
+      checks_(other.checks_) {}
 
 Plan& Plan::operator=(Plan&& other) noexcept {
   if (this != &other) {
@@ -76,6 +77,7 @@ Plan& Plan::operator=(Plan&& other) noexcept {
     comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
     rank_ = other.rank_;
     size_ = other.size_;
+    checks_ = other.checks_;
   }
   return *this;
 }
@@ -84,6 +86,17 @@ Plan::~Plan() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+}
+
+void Plan::set_checks(bool enabled) {
+  if (!valid()) throw Error(HETLB_MPI_E_PLAN, "the plan is empty (moved from, or never created)", true);
+  const int mine[2] = {enabled ? 1 : 0, enabled ? 0 : 1};
+  int any[2] = {0, 0};
+  detail::check_mpi(MPI_Allreduce(mine, any, 2, MPI_INT, MPI_MAX, comm_), "MPI_Allreduce", comm_);
+  if (any[0] && any[1])
+    throw Error(HETLB_MPI_E_PLAN, "hetlb_mpi_plan_set_checks: the ranks passed different values; the checks stay on",
+                rank_ == d_.root);
+  checks_ = enabled;
 }
 
 }  // namespace hetlb::mpi

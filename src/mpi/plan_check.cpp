@@ -4,11 +4,16 @@
 //            its planned rank and back at the root, counts equal to the planner's, the root's sends in
 //            the send order and its receives in the gather order (PMPI), makespans given by the plan,
 //            and an MPI_ANY_TAG receive of the application left pending on the same communicator.
+//            Each call starts one agreement check (an MPI_Iallreduce) on every rank.
+// unchecked: the same after hetlb_mpi_plan_set_checks(plan, 0): the same items, no agreement check.
+// unchecked-type: checks off, rank size-1 receives 4-byte ints where the root sends 8-byte ones: no
+//            hang, an error on that rank (exit 0 when it, and only the ranks that see it, failed).
 // errhandler: a size mismatch reaches the error handler of the caller's communicator with a code that
 //            MPI_Error_class/MPI_Error_string know as hetlb's.
 // Bad input (exit 2 when every rank returned the same code, of the expected hetlb error; 1 otherwise):
 // size, missing, directory, root-range, root-differs, type, count, null-recv, null-send, null-gather,
-// freed, other-comm (C++: a distribution used on another communicator), quiet (no stderr line).
+// freed, other-comm (C++: a distribution used on another communicator), quiet (no stderr line),
+// checks-differ (hetlb_mpi_plan_set_checks with different values).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -26,6 +31,7 @@
 namespace {
 
 std::vector<int> g_sends, g_recvs;  // the root's point-to-point peers, in order
+int g_checks = 0;                   // agreement checks started (MPI_Iallreduce) while recording
 bool g_record = false;
 std::int64_t value(std::int64_t i) { return i * 1000003 + 17; }
 std::int64_t result(std::int64_t x) { return 2 * x + 1; }
@@ -56,6 +62,8 @@ int run_ok(const Options& o, int rank, int size) {
   if (hetlb_mpi_plan_create(rank == o.root ? o.platform.c_str() : nullptr, rank == o.root ? o.items : 0, o.root,
                             MPI_COMM_WORLD, &plan) != MPI_SUCCESS)
     return 1;
+  const bool checked = o.name != "unchecked";
+  if (!checked) expect(hetlb_mpi_plan_set_checks(plan, 0) == MPI_SUCCESS, rank, "checks off");
   std::vector<int> counts(static_cast<std::size_t>(size)), displs(counts), order(counts), gorder(counts);
   int count = -1;
   long long offset = -1;
@@ -94,7 +102,7 @@ int run_ok(const Options& o, int rank, int size) {
   for (int round = 0; round < 3; ++round) {
     const MPI_Datatype root_type = round == 1 ? wrapped : MPI_INT64_T;
     for (std::size_t i = 0; i < data.size(); ++i) data[i] = value(static_cast<std::int64_t>(i) + round);
-    g_sends.clear(), g_recvs.clear(), g_record = true;
+    g_sends.clear(), g_recvs.clear(), g_checks = 0, g_record = true;
     expect(hetlb_mpi_plan_scatter(plan, data.data(), root_type, mine.data(), MPI_INT64_T) == MPI_SUCCESS, rank, "scatter");
     for (int j = 0; j < count; ++j)
       if (mine[static_cast<std::size_t>(j)] != value(offset + j + round)) {
@@ -104,6 +112,8 @@ int run_ok(const Options& o, int rank, int size) {
     for (std::int64_t& x : mine) x = result(x);
     expect(hetlb_mpi_plan_gather(plan, mine.data(), MPI_INT64_T, back.data(), root_type) == MPI_SUCCESS, rank, "gather");
     g_record = false;
+    expect(g_checks == (checked ? 2 : 0), rank,
+           "agreement checks: " + std::to_string(g_checks) + " for a scatter and a gather" + (checked ? "" : " with checks off"));
     for (std::size_t i = 0; i < back.size(); ++i)
       if (back[i] != result(data[i])) {
         expect(false, rank, "item " + std::to_string(i) + " gathered");
@@ -155,6 +165,18 @@ int bad_case(const Options& o, int rank, int size, int& expected) {
     if (c == "quiet") hetlb_mpi_set_error_output(0);
     return create(rank == o.root ? path : nullptr, rank == o.root ? o.items : 0, o.root);
   }
+  if (c == "checks-differ") {
+    expected = HETLB_MPI_E_PLAN;
+    if ((rc = create(path, o.items, o.root)) != MPI_SUCCESS) return rc;
+    rc = hetlb_mpi_plan_set_checks(plan, rank == size - 1 ? 0 : 1);
+    // The checks stayed on: a type mismatch is still an error on every rank (its line not printed).
+    hetlb_mpi_set_error_output(0);
+    const int after = hetlb_mpi_plan_scatter(plan, data.data(), MPI_INT64_T, mine.data(), rank == size - 1 ? MPI_INT : MPI_INT64_T);
+    hetlb_mpi_set_error_output(1);
+    if (hetlb_mpi_error_of(after) != HETLB_MPI_E_TYPE) rc = MPI_ERR_OTHER;
+    hetlb_mpi_plan_free(&plan);
+    return rc;
+  }
   if (c == "root-differs") {
     expected = HETLB_MPI_E_ROOT;
     return create(path, o.items, rank == size - 1 ? 1 : 0);
@@ -204,6 +226,33 @@ int bad_case(const Options& o, int rank, int size, int& expected) {
 
 }  // namespace
 
+// Checks off, mismatched types: the rank that receives the wrong bytes fails, nobody hangs.
+int run_unchecked_type(const Options& o, int rank, int size) {
+  hetlb_mpi_set_error_output(0);
+  hetlb_mpi_plan plan = HETLB_MPI_PLAN_NULL;
+  if (hetlb_mpi_plan_create(o.platform.c_str(), o.items, o.root, MPI_COMM_WORLD, &plan) != MPI_SUCCESS) return 1;
+  expect(hetlb_mpi_plan_set_checks(plan, 0) == MPI_SUCCESS, rank, "checks off");
+  std::vector<std::int64_t> data(static_cast<std::size_t>(o.items)), mine(data.size());
+  const bool odd = rank == size - 1;
+  const int rc = hetlb_mpi_plan_scatter(plan, data.data(), MPI_INT64_T, mine.data(), odd ? MPI_INT : MPI_INT64_T);
+  int count = 0;
+  long long offset = 0;
+  hetlb_mpi_plan_share(plan, &count, &offset);
+  if (odd && count > 0) expect(hetlb_mpi_error_of(rc) == HETLB_MPI_E_MPI, rank, "the mismatched rank's error");
+  if (!odd) expect(rc == MPI_SUCCESS, rank, "the other ranks saw nothing wrong");
+  hetlb_mpi_plan_free(&plan);
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("%s: checks off, a mismatched type fails on its rank only\n", total ? "FAILED" : "ok");
+  return total ? 1 : 0;
+}
+
+extern "C" int MPI_Iallreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                              MPI_Request* request) {
+  if (g_record) ++g_checks;
+  return PMPI_Iallreduce(in, out, count, type, op, comm, request);
+}
+
 extern "C" int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   if (g_record) g_sends.push_back(dest);
   return PMPI_Send(buf, count, type, dest, tag, comm);
@@ -237,9 +286,12 @@ int main(int argc, char** argv) {
     else if (key == "--case") o.name = v;
   }
   int exit_code = 1;
-  if (o.name == "ok") {
+  if (o.name == "ok" || o.name == "unchecked") {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     exit_code = run_ok(o, rank, size);
+  } else if (o.name == "unchecked-type") {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    exit_code = run_unchecked_type(o, rank, size);
   } else if (o.name == "errhandler") {
     MPI_Errhandler handler;
     MPI_Comm_create_errhandler(record_error, &handler);

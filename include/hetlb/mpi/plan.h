@@ -93,6 +93,12 @@ int hetlb_mpi_plan_scatter(hetlb_mpi_plan plan, const void* sendbuf, MPI_Datatyp
  * them at recvbuf + displs[r] * extent(recvtype), in the plan's gather order. */
 int hetlb_mpi_plan_gather(hetlb_mpi_plan plan, const void* sendbuf, MPI_Datatype sendtype, void* recvbuf,
                           MPI_Datatype recvtype);
+/* Collective, with the same value on every rank (a disagreement is an error on every rank and leaves
+ * the checks on). enabled = 0 drops the agreement check of the plan's scatter and gather (one small
+ * nonblocking reduction per call, about 1 us; it matters below about 1 MB): the calls then behave as
+ * MPI_Scatterv/MPI_Gatherv do with mismatched arguments, an error only on the ranks that notice it
+ * (a wrong number of bytes received, a null buffer), possibly none. On by default. */
+int hetlb_mpi_plan_set_checks(hetlb_mpi_plan plan, int enabled);
 /* Collective. Frees the plan and its communicator; *plan becomes HETLB_MPI_PLAN_NULL. */
 int hetlb_mpi_plan_free(hetlb_mpi_plan* plan);
 

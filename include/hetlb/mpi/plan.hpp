@@ -36,11 +36,16 @@ class Plan {
   void scatter(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI_Datatype recvtype) const;
   void gather(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI_Datatype recvtype) const;
 
+  // Collective; see hetlb_mpi_plan_set_checks. Every rank must pass the same value (checked).
+  void set_checks(bool enabled);
+  bool checks() const { return checks_; }
+
  private:
   void adopt(MPI_Comm comm);
   Distribution d_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 0;
+  bool checks_ = true;
 };
 
 }  // namespace hetlb::mpi

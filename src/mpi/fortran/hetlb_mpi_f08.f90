@@ -10,7 +10,7 @@ module hetlb_mpi_f08
   private
 
   public :: hetlb_mpi_plan, hetlb_mpi_plan_create, hetlb_mpi_plan_share, hetlb_mpi_plan_counts, &
-            hetlb_mpi_plan_scatter, hetlb_mpi_plan_gather, hetlb_mpi_plan_free, hetlb_mpi_error_of, &
+            hetlb_mpi_plan_scatter, hetlb_mpi_plan_gather, hetlb_mpi_plan_set_checks, hetlb_mpi_plan_free, hetlb_mpi_error_of, &
             hetlb_mpi_set_error_output
   public :: HETLB_MPI_E_PLATFORM, HETLB_MPI_E_SIZE, HETLB_MPI_E_ROOT, HETLB_MPI_E_COUNT, HETLB_MPI_E_BUFFER, &
             HETLB_MPI_E_MPI, HETLB_MPI_E_TYPE, HETLB_MPI_E_PLAN, HETLB_MPI_E_COMM
@@ -56,6 +56,11 @@ module hetlb_mpi_f08
       integer(c_int), value :: sendtype, recvtype
       type(*), dimension(*) :: recvbuf
     end function c_gather
+    integer(c_int) function c_set_checks(plan, enabled) bind(C, name="hetlb_mpi_plan_set_checks")
+      import :: c_int, c_ptr
+      type(c_ptr), value :: plan
+      integer(c_int), value :: enabled
+    end function c_set_checks
     integer(c_int) function c_free(plan) bind(C, name="hetlb_mpi_plan_free")
       import :: c_int, c_ptr
       type(c_ptr), intent(inout) :: plan
@@ -129,6 +134,16 @@ contains
     rc = c_gather(plan%handle, sendbuf, int(sendtype%MPI_VAL, c_int), recvbuf, int(recvtype%MPI_VAL, c_int))
     if (present(ierror)) ierror = rc
   end subroutine hetlb_mpi_plan_gather
+
+  ! Collective, the same value on every rank: .false. drops the per-call agreement check (plan.h).
+  subroutine hetlb_mpi_plan_set_checks(plan, enabled, ierror)
+    type(hetlb_mpi_plan), intent(in) :: plan
+    logical, intent(in) :: enabled
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_set_checks(plan%handle, merge(1_c_int, 0_c_int, enabled))
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_set_checks
 
   ! Collective.
   subroutine hetlb_mpi_plan_free(plan, ierror)
