@@ -119,6 +119,19 @@ TEST(CampaignCli, RunsInPieces) {
   EXPECT_EQ(rows(csv).size(), 8u);
 }
 
+// A report with nothing complete to compare (here: --max-nodes below every setting) writes no figure
+// and succeeds: a study's script goes on to its next piece.
+TEST(CampaignCli, NoFigureBeforeAnyResult) {
+  const std::string spec = tmp("empty.json"), csv = tmp("empty.csv"), svg = tmp("empty.svg");
+  std::remove(csv.c_str());
+  std::remove(svg.c_str());
+  std::ofstream(spec) << kMatrix << csv << "\"}";
+  std::string err;
+  ASSERT_EQ(hetlb(spec + " --max-nodes 4 --plot " + svg, nullptr, &err), 0) << err;
+  EXPECT_NE(err.find("no figure written to " + svg), std::string::npos) << err;
+  EXPECT_FALSE(std::ifstream(svg).good());
+}
+
 // --max-nodes: the small settings run (smallest first) and are summarised alone; the rest later.
 TEST(CampaignCli, SmallSettingsFirst) {
   const std::string spec = tmp("sizes.json"), csv = tmp("sizes.csv");

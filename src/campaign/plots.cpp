@@ -89,6 +89,11 @@ std::vector<std::string> plot_paths(const std::string& path) {
 
 void plot_comparison(const Comparison& c, const std::string& path) {
   const auto paths = plot_paths(path);
+  // Nothing to compare yet (no configuration has all its variants): no figure rather than an empty one.
+  if (std::none_of(c.configurations.begin(), c.configurations.end(), [](const Configuration& x) { return x.complete; })) {
+    fmt::print(stderr, "hetlb campaign: no configuration has all its results yet: no figure written to {}\n", path);
+    return;
+  }
   wins_chart(c, paths[0]);
   const std::string what = c.lower_is_better ? "convergence date (s)" : "load computed";
   const auto vp = virtual_pairs(c);
