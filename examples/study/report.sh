@@ -1,5 +1,5 @@
 #!/bin/sh
-# The study's summaries for the settings of at most N nodes, from the committed results (runs nothing):
+# The study's summaries for the settings of N nodes, from the committed results (runs nothing):
 #   examples/study/report.sh N      -> docs/study/N-nodes/{convergence,short,fixed-duration}.md + figures,
 #                                      fixed-duration-data.md (ranked by data moved), convergence-idle.md
 # docs/study.md quotes these files. Environment: HETLB (build/bin/hetlb), OUT (docs/study).
@@ -12,7 +12,7 @@ mkdir -p "$dir"
 report() {  # spec, output name, extra options
   spec=$1 name=$2
   shift 2
-  "$HETLB" campaign "$spec" --yes --report --max-nodes "$N" "$@" > "$dir/$name.md.tmp"
+  "$HETLB" campaign "$spec" --yes --report --min-nodes "$N" --max-nodes "$N" "$@" > "$dir/$name.md.tmp"
   mv "$dir/$name.md.tmp" "$dir/$name.md"
 }
 report examples/study/convergence.json convergence --plot "$dir/convergence.svg"

@@ -53,13 +53,22 @@ std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_
   return todo;
 }
 
+namespace {
+bool outside_nodes(const Setting& x, const Options& o) {
+  return (o.max_nodes > 0 && x.nodes > o.max_nodes) || x.nodes < o.min_nodes;
+}
+}  // namespace
+
 std::vector<std::size_t> select(const Spec& spec, std::vector<std::size_t> todo, const Options& o) {
-  if (o.max_nodes > 0)
-    std::erase_if(todo, [&](std::size_t i) { return spec.settings[i].nodes > o.max_nodes; });
+  std::erase_if(todo, [&](std::size_t i) { return outside_nodes(spec.settings[i], o); });
   return o.smallest_first ? smallest_first(spec, std::move(todo)) : todo;
 }
 
 std::string nodes_limit(const Options& o) {
+  if (o.min_nodes > 0 && o.max_nodes > 0)
+    return o.min_nodes == o.max_nodes ? fmt::format(" ({} nodes)", o.min_nodes)
+                                      : fmt::format(" ({} to {} nodes)", o.min_nodes, o.max_nodes);
+  if (o.min_nodes > 0) return fmt::format(" (at least {} nodes)", o.min_nodes);
   return o.max_nodes > 0 ? fmt::format(" (at most {} nodes)", o.max_nodes) : std::string();
 }
 
@@ -79,9 +88,8 @@ void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t d
 
 void report(const Spec& spec, const Options& o) {
   const auto rows = read_results(spec.results, spec.version);
-  Spec shown = spec;  // --max-nodes: the summary of the settings run, not of the larger ones
-  if (o.max_nodes > 0)
-    std::erase_if(shown.settings, [&](const Setting& x) { return x.nodes > o.max_nodes; });
+  Spec shown = spec;  // --min-nodes/--max-nodes: the summary of the settings run, not of the others
+  std::erase_if(shown.settings, [&](const Setting& x) { return outside_nodes(x, o); });
   const Comparison c = compare(shown, rows, o.metric);
   print_summary(std::cout, c);
   std::cout.flush();

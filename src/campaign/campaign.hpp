@@ -22,6 +22,7 @@ struct Options {
   bool smallest_first = false;  // local runs: fewest nodes first, a configuration's variants together
   std::string metric;           // the summary's metric (empty: the mode's)
   int max_nodes = 0;            // > 0: run only the settings with at most this many nodes
+  int min_nodes = 0;            // > 0: and with at least this many
   long max_runs = 0;      // > 0: stop starting runs after this many (a piece of the campaign)
   double budget = 0;      // > 0: stop starting runs after this many wall seconds
 };

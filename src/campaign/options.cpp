@@ -27,6 +27,8 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--max-nodes", o.max_nodes,
                  "run and summarise only the settings with at most this many nodes")
       ->check(CLI::Range(1, 1 << 24));
+  app.add_option("--min-nodes", o.min_nodes, "run and summarise only the settings with at least this many nodes")
+      ->check(CLI::Range(1, 1 << 24));
   app.add_option("--metric", o.metric,
                  "rank by this result column (default: max_convergence_date, or computed_load in fixed-duration "
                  "mode; also avg_convergence_date, avg_idle_time, data_transfer_amount, data_messages, "

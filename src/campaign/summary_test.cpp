@@ -151,6 +151,16 @@ TEST(CampaignOrder, SmallestFirstKeepsVariantsTogether) {
   const auto small = select(spec, all, o);
   EXPECT_EQ(small.size(), all.size() / 2);
   for (std::size_t i : small) EXPECT_EQ(spec.settings[i].nodes, 16);
+  // --min-nodes 17 the other half; both bounds at one size: that size alone.
+  Options large;
+  large.min_nodes = 17;
+  const auto big = select(spec, all, large);
+  EXPECT_EQ(big.size(), all.size() / 2);
+  for (std::size_t i : big) EXPECT_GT(spec.settings[i].nodes, 16);
+  Options one;
+  one.min_nodes = one.max_nodes = 16;
+  EXPECT_EQ(select(spec, all, one), small);
+  EXPECT_EQ(nodes_limit(one), " (16 nodes)");
 }
 
 }  // namespace hetlb::campaign
