@@ -91,6 +91,23 @@ TEST(CampaignSummary, ListsCounterExamplesWithTheirSettings) {
   EXPECT_NE(s.find("`hetlb simulate diffusion --strategy makhoul --k 1"), std::string::npos) << s;
 }
 
+// The no-balancing baseline beating best effort is not a counter-example (only Makhoul or simple are).
+TEST(CampaignSummary, TheBaselineIsNoCounterExample) {
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_summary_baseline.json";
+  std::ofstream(path) << R"({"spec_version": "s", "strategies": ["besteffort:1", "makhoul", "none"],
+    "virtual_load": [false], "integer": [false], "platforms": ["cluster"], "nodes": [16],
+    "topologies": ["line"], "initial": ["single"], "ratios": [1]})";
+  const Spec spec = read_spec(path);
+  const Comparison c = compare(spec, results(spec, [](const std::string& v, const std::string&) {
+    return v == "none" ? 1.0 : v == "makhoul" ? 3.0 : 2.0;  // none first, then best effort, then makhoul
+  }));
+  std::ostringstream out;
+  print_summary(out, c);
+  EXPECT_NE(out.str().find("Counter-examples: configurations where best effort is not the best by more than 1 % (0 of 1"),
+            std::string::npos)
+      << out.str();
+  EXPECT_EQ(out.str().find("| ratio=1 | none |"), std::string::npos) << out.str();
+}
 
 // Wins split by a parameter that varies: best effort wins on the line, makhoul on the torus.
 TEST(CampaignSummary, WinsPerTopology) {

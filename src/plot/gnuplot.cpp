@@ -4,6 +4,8 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -29,6 +31,24 @@ std::string quote(const std::string& s) {
   return out + "\"";
 }
 
+namespace {
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The first line of gnuplot's log that says something (its error, after the echoed script line).
+std::string first_message(const fs::path& log) {
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    const auto start = line.find_first_not_of(" \t^");
+    if (start != std::string::npos && line.find("line ") != std::string::npos) return line.substr(start);
+  }
+  return "";
+}
+}  // namespace
+
 void render(const std::string& script, const std::string& path) {
   terminal_for(path);  // validates the extension
   const fs::path target = fs::absolute(path);
@@ -40,14 +60,20 @@ void render(const std::string& script, const std::string& path) {
   const std::string ph = kOutputPlaceholder;
   for (std::size_t at = text.find(ph); at != std::string::npos; at = text.find(ph, at))
     text.replace(at, ph.size(), quote(tmp.string()));
-  FILE* pipe = ::popen("gnuplot 2>&1", "w");
+  // gnuplot's messages go to a log beside the figure, never to our standard output (where a summary
+  // may be going): its first line is quoted if the figure fails, warnings are dropped otherwise.
+  const fs::path log = tmp.string() + ".log";
+  FILE* pipe = ::popen(("gnuplot >" + shell_quote(log.string()) + " 2>&1").c_str(), "w");
   if (!pipe) throw Error("gnuplot: cannot start it (is gnuplot installed? make deps installs it)");
   std::fwrite(text.data(), 1, text.size(), pipe);
   const int status = ::pclose(pipe);
+  const std::string said = first_message(log);
   std::error_code ec;
+  fs::remove(log, ec);
   if (status != 0 || !fs::exists(tmp, ec) || fs::file_size(tmp, ec) == 0) {
     fs::remove(tmp, ec);
-    throw Error(fmt::format("{}: gnuplot failed to draw the figure (exit status {}; is gnuplot installed?)", path, status));
+    throw Error(fmt::format("{}: gnuplot failed to draw the figure (exit status {}{}; is gnuplot installed?)", path,
+                            status, said.empty() ? "" : ": " + said));
   }
   fs::rename(tmp, target, ec);
   if (ec) {

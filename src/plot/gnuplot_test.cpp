@@ -1,0 +1,62 @@
+// plot::render: gnuplot's warnings never reach standard output (where summaries go); a failure names
+// gnuplot's own message; no partial figure is left behind.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "hetlb/error.hpp"
+#include "hetlb/plot/gnuplot.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("hetlb_gnuplot_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+std::string header(const fs::path& figure) {
+  return "set terminal " + hetlb::plot::terminal_for(figure.string()) + "\nset output " +
+         std::string(hetlb::plot::kOutputPlaceholder) + "\n";
+}
+
+TEST(Gnuplot, WarningsStayOffStandardOutput) {
+  const fs::path figure = scratch("warned.svg");
+  // Two series, one with no valid point: gnuplot warns ("Skipping data file with no valid points").
+  const std::string script = header(figure) + "$a << EOD\n1 1\n2 4\nEOD\n$b << EOD\nx y\nEOD\n"
+                                              "plot $a using 1:2 with lines, $b using 1:2 with points\n";
+  testing::internal::CaptureStdout();
+  hetlb::plot::render(script, figure.string());
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(out, "");
+  EXPECT_GT(fs::file_size(figure), 0u);
+  for (const auto& entry : fs::directory_iterator(figure.parent_path()))
+    EXPECT_EQ(entry.path(), figure) << "left behind: " << entry.path();
+  fs::remove_all(figure.parent_path());
+}
+
+TEST(Gnuplot, FailureQuotesGnuplotAndLeavesNoFile) {
+  const fs::path figure = scratch("broken.svg");
+  testing::internal::CaptureStdout();
+  try {
+    hetlb::plot::render(header(figure) + "plot\n", figure.string());
+    ADD_FAILURE() << "an empty plot command was accepted";
+  } catch (const hetlb::Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("broken.svg: gnuplot failed to draw the figure"), std::string::npos) << what;
+    EXPECT_NE(what.find("function to plot expected"), std::string::npos) << what;
+  }
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "");
+  EXPECT_TRUE(fs::is_empty(figure.parent_path()));
+  fs::remove_all(figure.parent_path());
+}
+
+}  // namespace
