@@ -21,6 +21,7 @@ struct Options {
   sim::DiffusionConfig config;
   std::string strategy = "besteffort";
   std::string estimates = "accounted";
+  std::string lb_phase = "aligned";
   bool exact_end = false;
   std::string format = "table";
   std::string trace, plot;
@@ -41,6 +42,7 @@ void probe_writable(const std::string& path) {
 void run(Options& o) {
   o.config.strategy.kind = diffusion::parse_strategy(o.strategy);
   o.config.estimates = diffusion::parse_estimates(o.estimates);
+  o.config.lb_phase = diffusion::parse_balancing_phase(o.lb_phase);
   o.config.fast_forward = !o.exact_end;
   if (!o.plot.empty()) plot::terminal_for(o.plot);  // refuse a bad figure name before simulating
   if (!o.trace.empty()) probe_writable(o.trace);
@@ -98,6 +100,10 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
                   "a node's estimate of a neighbour: accounted (its last report plus our transfers it has not "
                   "acknowledged) or reported (its last report only)")
       ->capture_default_str();
+  sub->add_option("--lb-phase", o->lb_phase,
+                  "when each node balances within its period: aligned (every node at 0, min-lb-iter, ...) or "
+                  "staggered (each from its own phase drawn from --seed)")
+      ->capture_default_str();
   sub->add_flag("--simulate-streaks", o->exact_end,
                 "simulate the end of the convergence streaks instead of computing it once nothing can change");
   sub->add_option("--initial", c.initial, "single (all on node 0), random, or a file of loads")
@@ -105,7 +111,7 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--load-per-node", c.load_per_node, "total load / nodes, in units")->capture_default_str();
   sub->add_option("--ratio", c.ratio, "computation/communication cost ratio of a load unit (paper: 10, 1, 0.1)")
       ->capture_default_str();
-  sub->add_option("--seed", c.seed, "seed of the random initial load")->capture_default_str();
+  sub->add_option("--seed", c.seed, "seed of the random initial load (and of the staggered phases)")->capture_default_str();
   sub->add_option("--iterations", c.convergence_iterations,
                   "consecutive computing iterations within 1% of the average to converge")
       ->capture_default_str();

@@ -19,6 +19,7 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
       {"virtual_load", c.virtual_load},
       {"integer", c.strategy.integer},
       {"estimates", diffusion::to_string(c.estimates)},
+      {"lb_phase", diffusion::to_string(c.lb_phase)},
       {"initial", c.initial},
       {"ratio", c.ratio},
       {"seed", c.seed},

@@ -170,6 +170,10 @@ void computing_activity(World& w, Node& n) {
 void balancing_activity(World& w, Node& n) {
   const std::size_t deg = n.neighbours.size();
   const auto& observer = w.config.on_decision;
+  if (n.lb_phase > 0) {  // staggered: this node's first balancing iteration
+    n.next_balancing = n.lb_phase;
+    s4u::this_actor::sleep_for(n.lb_phase);
+  }
   double next = s4u::Engine::get_clock();
   while (!w.finished) {
     const double start = s4u::Engine::get_clock();

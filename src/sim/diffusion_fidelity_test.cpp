@@ -117,12 +117,16 @@ TEST(DiffusionFidelity, ComputedStreakEndsEqualSimulatedOnes) {
     const char* strategy;
     bool integer, virt;
     const char* initial;
+    bool staggered;  // balancing phases (the shortcut counts each node's dates from its own phase)
   };
-  for (const Case& k : {Case{"ring", 6, "besteffort", false, false, "single"},
-                        Case{"torus", 9, "makhoul", true, false, "random"},
-                        Case{"hypercube", 8, "besteffort", true, true, "random"},
-                        Case{"line", 5, "simple", false, false, "random"}}) {
+  for (const Case& k : {Case{"ring", 6, "besteffort", false, false, "single", false},
+                        Case{"torus", 9, "makhoul", true, false, "random", false},
+                        Case{"hypercube", 8, "besteffort", true, true, "random", false},
+                        Case{"line", 5, "simple", false, false, "random", false},
+                        Case{"torus", 9, "besteffort", false, false, "random", true},
+                        Case{"hypercube", 8, "makhoul", true, true, "single", true}}) {
     DiffusionConfig c = base(k.topology, k.nodes, k.strategy);
+    if (k.staggered) c.lb_phase = diffusion::BalancingPhase::staggered;
     c.strategy.integer = k.integer;
     c.virtual_load = k.virt;
     c.initial = k.initial;
@@ -130,7 +134,8 @@ TEST(DiffusionFidelity, ComputedStreakEndsEqualSimulatedOnes) {
     const auto computed = numbers(run_in_child([&] { return metrics_line(c); }));
     c.fast_forward = false;
     const auto simulated = numbers(run_in_child([&] { return metrics_line(c); }));
-    SCOPED_TRACE(fmt::format("{} {} {}", k.topology, k.strategy, k.integer ? "integer" : "real"));
+    SCOPED_TRACE(fmt::format("{} {} {}{}", k.topology, k.strategy, k.integer ? "integer" : "real",
+                             k.staggered ? " staggered" : ""));
     ASSERT_EQ(computed.size(), 14u);
     ASSERT_EQ(simulated.size(), 14u);
     EXPECT_EQ(computed[11], 1);  // the shortcut was taken
@@ -159,6 +164,49 @@ TEST(DiffusionFidelity, IntegerRunsEndInTheBand) {
       EXPECT_GE(m[12], 990);
       EXPECT_LE(m[13], 1010);
     }
+}
+
+}  // namespace
+}  // namespace hetlb::sim
+
+namespace hetlb::sim {
+namespace {
+
+// Each node's first balancing date: 0 for every node when aligned (then every decision on the grid
+// k x period), the node's own seeded phase x period when staggered.
+std::string first_decisions(DiffusionConfig c) {
+  std::vector<double> first(16, -1);
+  bool on_grid = true;
+  double period = 0;
+  c.on_decision = [&](const DecisionEvent& e) {
+    if (first[static_cast<std::size_t>(e.node)] < 0) first[static_cast<std::size_t>(e.node)] = e.date;
+    const double k = e.date / period;
+    on_grid = on_grid && std::abs(k - std::round(k)) < 1e-9;
+  };
+  period = c.min_lb_iter;
+  simulate_diffusion(c);
+  std::string out = on_grid ? "grid" : "off";
+  for (double d : first) out += fmt::format(" {:.9f}", d);
+  return out;
+}
+
+TEST(DiffusionFidelity, BalancingPhases) {
+  DiffusionConfig c;
+  c.nodes = 16;
+  c.topology = "torus";
+  c.initial = "random";
+  c.convergence_iterations = 20;
+  c.min_lb_iter = 0.5;
+  const std::string aligned = run_in_child([&] { return first_decisions(c); });
+  std::string at_zero = "grid";
+  for (int i = 0; i < 16; ++i) at_zero += " 0.000000000";
+  EXPECT_EQ(aligned, at_zero);
+  c.lb_phase = diffusion::BalancingPhase::staggered;
+  const std::string staggered = run_in_child([&] { return first_decisions(c); });
+  std::string expected = "off";
+  for (double p : diffusion::balancing_phases(diffusion::BalancingPhase::staggered, 16, c.seed))
+    expected += fmt::format(" {:.9f}", p * 0.5);
+  EXPECT_EQ(staggered, expected);
 }
 
 }  // namespace

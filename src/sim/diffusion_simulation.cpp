@@ -85,6 +85,9 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
     node.mutex = s4u::Mutex::create();
     node.data_cv = s4u::ConditionVariable::create();
   }
+  const std::vector<double> phases = diffusion::balancing_phases(config.lb_phase, n, config.seed);
+  if (w.min_lb > 0)
+    for (Node& node : w.nodes) node.lb_phase = phases[static_cast<std::size_t>(node.id)] * w.min_lb;
   w.exclusive_hosts = n <= static_cast<int>(hosts.size());
   for (Node& node : w.nodes)
     for (int j : node.neighbours) {

@@ -44,6 +44,7 @@ struct Node {
   double iteration_start = 0;
   bool iteration_recorded = false;
   double next_balancing = 0;  // date of the next load-balancing iteration
+  double lb_phase = 0;        // date of the first one (DiffusionConfig::lb_phase)
   // A load-balancing activity whose last iteration changed nothing parks (suspends) until a message
   // arrives: its iterations meanwhile would decide nothing and send nothing, and are counted instead.
   simgrid::s4u::ActorPtr balancer;

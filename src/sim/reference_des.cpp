@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/diffusion/balancing_phase.hpp"
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 #include "hetlb/diffusion/topology.hpp"
@@ -358,9 +359,10 @@ ReferenceResult Reference::run() {
       n.peers.push_back(q);
     }
   }
+  const std::vector<double> phases = diffusion::balancing_phases(c_.lb_phase, count, c_.seed);
   for (int i = 0; i < count; ++i) {
     at(0, kComputeFrom, i);
-    at(0, kBalance, i);
+    at(min_lb_ > 0 ? phases[static_cast<std::size_t>(i)] * min_lb_ : 0.0, kBalance, i);
   }
   at(limit_, kTimeLimit, 0);
   while (!over_ && !queue_.empty()) {

@@ -68,7 +68,9 @@ void fast_forward(World& w) {
 
 void steady_state_activity(World& w) {
   if (!(w.min_lb > 0)) return;
-  // Half a period off the load-balancing iterations (all at multiples of min_lb from 0).
+  // Half a period off the load-balancing iterations when they are aligned (all at multiples of min_lb);
+  // staggered ones may coincide with a check, which is harmless: at a fixed point a balancing
+  // iteration changes nothing, and each node's next date (next_balancing) is counted from either side.
   s4u::this_actor::sleep_for(w.min_lb / 2);
   while (!w.finished) {
     if (is_fixed_point(w)) {

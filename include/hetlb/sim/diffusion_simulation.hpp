@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hetlb/diffusion/balancing_phase.hpp"
 #include "hetlb/diffusion/metrics.hpp"
 #include "hetlb/diffusion/node_state.hpp"
 #include "hetlb/diffusion/strategy.hpp"
@@ -40,6 +41,9 @@ struct DiffusionConfig {
   // What a node believes of its neighbours: their last report plus its own unacknowledged
   // decisions (accounted), or the last report only (reported; docs/simulation.md).
   diffusion::Estimates estimates = diffusion::Estimates::accounted;
+  // When each node's balancing runs in its period: every node at 0, min_lb, 2 min_lb, ... (aligned,
+  // what the study used) or each from its own seeded phase (staggered; docs/simulation.md).
+  diffusion::BalancingPhase lb_phase = diffusion::BalancingPhase::aligned;
   // Compute the end of the convergence streaks once nothing can change (steady_state.cpp).
   bool fast_forward = true;
   std::function<void(const DecisionEvent&)> on_decision;  // called at every decision when set

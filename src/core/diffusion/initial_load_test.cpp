@@ -55,3 +55,29 @@ TEST(Metrics, ConservationAndSpread) {
 
 }  // namespace
 }  // namespace hetlb::diffusion
+
+#include "hetlb/diffusion/balancing_phase.hpp"
+
+namespace hetlb::diffusion {
+namespace {
+
+TEST(BalancingPhase, AlignedIsZeroStaggeredSpreadsOverThePeriod) {
+  EXPECT_EQ(balancing_phases(BalancingPhase::aligned, 5, 7), std::vector<double>(5, 0.0));
+  const auto p = balancing_phases(BalancingPhase::staggered, 1000, 7);
+  ASSERT_EQ(p.size(), 1000u);
+  int low = 0;
+  for (double x : p) {
+    EXPECT_GE(x, 0.0);
+    EXPECT_LT(x, 1.0);
+    low += x < 0.5;
+  }
+  EXPECT_GT(low, 430);  // uniform: about half in each half of the period
+  EXPECT_LT(low, 570);
+  EXPECT_EQ(p, balancing_phases(BalancingPhase::staggered, 1000, 7));  // deterministic
+  EXPECT_NE(p, balancing_phases(BalancingPhase::staggered, 1000, 8));
+  EXPECT_EQ(parse_balancing_phase("staggered"), BalancingPhase::staggered);
+  EXPECT_THROW(parse_balancing_phase("random"), Error);
+}
+
+}  // namespace
+}  // namespace hetlb::diffusion
