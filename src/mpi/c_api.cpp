@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <unordered_map>
 
 #include "collective_status.hpp"
@@ -53,16 +54,23 @@ hetlb::mpi::Plan& lookup(hetlb_mpi_plan handle) {
   return *it->second->plan;
 }
 
-template <class F>
-int guarded(MPI_Comm comm, F&& f) {
+// Runs f; a hetlb::mpi::Error (or any exception, this rank only) becomes its MPI error code, reported
+// to the communicator comm_of() gives, which is asked only when there is an error.
+template <class C, class F>
+int guarded_with(C&& comm_of, F&& f) {
   try {
     f();
     return MPI_SUCCESS;
   } catch (const hetlb::mpi::Error& e) {
-    return report(e, comm);
+    return report(e, comm_of());
   } catch (const std::exception& e) {  // allocation failures and the like: this rank only
-    return report(hetlb::mpi::Error(HETLB_MPI_E_MPI, e.what(), true), comm);
+    return report(hetlb::mpi::Error(HETLB_MPI_E_MPI, e.what(), true), comm_of());
   }
+}
+
+template <class F>
+int guarded(MPI_Comm comm, F&& f) {
+  return guarded_with([comm] { return comm; }, std::forward<F>(f));
 }
 
 // The communicator whose error handler hears about a plan's errors (none for unknown handles).
@@ -75,14 +83,7 @@ MPI_Comm parent_of(hetlb_mpi_plan handle) {
 // A call on a live plan: its communicator is looked up only when there is an error to report.
 template <class F>
 int guarded_plan(hetlb_mpi_plan plan, F&& f) {
-  try {
-    f();
-    return MPI_SUCCESS;
-  } catch (const hetlb::mpi::Error& e) {
-    return report(e, parent_of(plan));
-  } catch (const std::exception& e) {
-    return report(hetlb::mpi::Error(HETLB_MPI_E_MPI, e.what(), true), parent_of(plan));
-  }
+  return guarded_with([plan] { return parent_of(plan); }, std::forward<F>(f));
 }
 
 }  // namespace
