@@ -134,7 +134,8 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   # Simulator vs SMPI, 16 ranks.
   function(diffuse_validation_test name N topology strategy initial)
     set(common --topology;${topology};--strategy;${strategy};--initial;${initial};--iterations;30;--ratio;1;--seed;1;--format;json;${ARGN})
-    string(REPLACE ";" "|" sim "$<TARGET_FILE:hetlb>;simulate;diffusion;--platform;cluster;--nodes;${N};${common}")
+    # The simulator with staggered balancing phases: the ranks' balancing spreads over the period.
+    string(REPLACE ";" "|" sim "$<TARGET_FILE:hetlb>;simulate;diffusion;--platform;cluster;--nodes;${N};--lb-phase;staggered;${common}")
     string(REPLACE ";" "|" mpi "${HETLB_DIFFUSE_SMPIRUN};-np;${N};-platform;${smpi_dir}/cluster-${N}.xml;-hostfile;${smpi_dir}/cluster-${N}.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--item-bytes;117;--load-per-node;1000;--time-limit;0;${common}")
     add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DSIM=${sim}" "-DMPI=${mpi}" -DTOLERANCE=0.2
       -P ${CMAKE_CURRENT_SOURCE_DIR}/compare_sim.cmake)

@@ -6,6 +6,8 @@
 # CONFIG = N:topology:initial:strategy[:virtual]; default: 16 and 64 ranks x
 # {torus single besteffort, torus random makhoul, hypercube single makhoul, hypercube random besteffort}
 # x {without, with virtual load} (a 64-rank single start takes about 6 minutes under SMPI).
+# The simulator runs with both balancing phases (docs/simulation.md, "Balancing phase"); the other
+# columns compare with the staggered one, the reading of a real asynchronous run.
 set -euo pipefail
 build=${1:-build}
 iterations=${2:-30}
@@ -23,7 +25,7 @@ trap 'rm -rf "$dir"' EXIT
 cfg=(--cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no --log=root.thresh:error --log=xbt_cfg.thresh:error
      --log=smpi.thresh:error)
 pct() { awk -v s="$1" -v m="$2" 'BEGIN { if (s == "null" || m == "null") print "-"; else if (s == 0) print (m == 0 ? "0%" : "inf"); else printf "%+.0f%%", 100 * (m - s) / s }'; }
-echo "| ranks | topology | initial | strategy | virtual | max conv. date sim / SMPI | diff | data transfer sim / SMPI | diff | idle sim / SMPI | diff | wall sim / SMPI |"
+echo "| ranks | topology | initial | strategy | virtual | max conv. date sim aligned / staggered / SMPI | diff (aligned, staggered) | data transfer sim / SMPI | diff | idle sim / SMPI | diff | wall sim / SMPI |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for c in "${configs[@]}"; do
   IFS=: read -r n topo init strat virt <<< "$c"
@@ -32,7 +34,9 @@ for c in "${configs[@]}"; do
   [ "${virt:-}" = virtual ] && flags+=(--virtual-load)
   [ -f "$dir/c$n.xml" ] || "$build/bin/hetlb" diffusion-platform cluster --nodes "$n" --unit-bytes 125 -o "$dir/c$n.xml" \
     --hostfile "$dir/c$n.hosts"
-  sim=$("$build/bin/hetlb" simulate diffusion --platform cluster --nodes "$n" "${flags[@]}" 2>/dev/null)
+  aligned=$("$build/bin/hetlb" simulate diffusion --platform cluster --nodes "$n" "${flags[@]}" --lb-phase aligned 2>/dev/null)
+  staggered=$("$build/bin/hetlb" simulate diffusion --platform cluster --nodes "$n" "${flags[@]}" --lb-phase staggered 2>/dev/null)
+  sim=$staggered
   t0=$(date +%s.%N)
   mpi=$(smpirun -np "$n" -platform "$dir/c$n.xml" -hostfile "$dir/c$n.hosts" "${cfg[@]}" \
     "$build/bin/libhetlb-diffuse-smpi.so" --item-bytes 117 --load-per-node 1000 --time-limit 0 "${flags[@]}" 2>/dev/null)
@@ -42,7 +46,9 @@ for c in "${configs[@]}"; do
   r() { awk -v x="$1" 'BEGIN { if (x == "null") print "-"; else printf "%.3g", x }'; }
   v=no; [ "${virt:-}" = virtual ] && v=yes
   row="| $n | $topo | $init | $strat | $v "
-  for key in max_convergence_date data_transfer_amount avg_idle_time; do
+  a=$(g "$aligned" max_convergence_date); st=$(g "$staggered" max_convergence_date); m=$(g "$mpi" max_convergence_date)
+  row+="| $(r "$a") / $(r "$st") / $(r "$m") | $(pct "$a" "$m"), $(pct "$st" "$m") "
+  for key in data_transfer_amount avg_idle_time; do
     s=$(g "$sim" "$key"); m=$(g "$mpi" "$key")
     row+="| $(r "$s") / $(r "$m") | $(pct "$s" "$m") "
   done

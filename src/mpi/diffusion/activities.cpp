@@ -46,6 +46,11 @@ bool DiffusionRuntime::receive_control(int source, bool blocking) {
   return true;
 }
 
+// Data messages are received as the simulator's receiving activity does (Algorithm 1): one at a time,
+// while computing and balancing go on. The receive of a probed message is posted and completes later
+// (a blocking receive would hold the rank for the whole transfer: a large message moves only once its
+// receive is posted); the next one is posted when it has completed. The load counts as received when
+// its transfer has completed. blocking: wait for one message and its transfer (the closing exchange).
 bool DiffusionRuntime::receive_data(int source, bool blocking) {
   MPI_Status st;
   int flag = 1;
@@ -56,23 +61,49 @@ bool DiffusionRuntime::receive_data(int source, bool blocking) {
   if (!flag) return false;
   int bytes = 0;
   MPI_Get_count(&st, MPI_BYTE, &bytes);
-  scratch_.resize(static_cast<std::size_t>(bytes));
-  MPI_Recv(scratch_.data(), bytes, MPI_BYTE, st.MPI_SOURCE, kTag, data_, MPI_STATUS_IGNORE);
-  const int slot = slot_of(st.MPI_SOURCE);
-  ++data_from_[slot];
-  double amount = 0;
-  std::memcpy(&amount, scratch_.data(), sizeof amount);
-  state_->data_received(slot, amount);
-  inbox_.insert(inbox_.end(), scratch_.begin() + sizeof amount, scratch_.end());
-  data_cv_.notify_all();
+  Incoming& in = incoming_.emplace_back();
+  in.slot = slot_of(st.MPI_SOURCE);
+  in.bytes.resize(static_cast<std::size_t>(bytes));
+  MPI_Irecv(in.bytes.data(), bytes, MPI_BYTE, st.MPI_SOURCE, kTag, data_, &in.request);
+  if (blocking) {
+    MPI_Wait(&in.request, MPI_STATUS_IGNORE);
+    data_arrived(in);
+    incoming_.pop_back();
+  }
   return true;
+}
+
+void DiffusionRuntime::data_arrived(Incoming& in) {
+  ++data_from_[in.slot];
+  double amount = 0;
+  std::memcpy(&amount, in.bytes.data(), sizeof amount);
+  state_->data_received(in.slot, amount);
+  inbox_.insert(inbox_.end(), in.bytes.begin() + sizeof amount, in.bytes.end());
+  data_cv_.notify_all();
+}
+
+// Data messages whose transfer has completed (wait: all of them, in the order they were posted).
+void DiffusionRuntime::complete_receives(bool wait) {
+  for (auto it = incoming_.begin(); it != incoming_.end();) {
+    int done = 1;
+    if (wait)
+      MPI_Wait(&it->request, MPI_STATUS_IGNORE);
+    else
+      MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+    if (!done) {
+      ++it;
+      continue;
+    }
+    data_arrived(*it);
+    it = incoming_.erase(it);
+  }
 }
 
 void DiffusionRuntime::receive_all() {
   while (receive_control(MPI_ANY_SOURCE, false)) {
   }
-  while (receive_data(MPI_ANY_SOURCE, false)) {
-  }
+  complete_receives(false);
+  while (incoming_.empty() && receive_data(MPI_ANY_SOURCE, false)) complete_receives(false);
 }
 
 long long DiffusionRuntime::data_messages_received() const {
@@ -166,6 +197,7 @@ void DiffusionRuntime::finish() {
     receive_all();
     MPI_Testall(static_cast<int>(requests.size()), requests.data(), &all, MPI_STATUSES_IGNORE);
   }
+  complete_receives(true);
   for (std::size_t p = 0; p < degree; ++p) {
     while (data_from_[p] < in[2 * p]) receive_data(hood.neighbours[p], true);
     while (ctrl_from_[p] < in[2 * p + 1]) receive_control(hood.neighbours[p], true);

@@ -90,6 +90,11 @@ DiffusionRuntime::~DiffusionRuntime() {
       MPI_Cancel(&o.request);
       MPI_Request_free(&o.request);
     }
+  for (Incoming& i : incoming_)
+    if (i.request != MPI_REQUEST_NULL) {
+      MPI_Cancel(&i.request);
+      MPI_Request_free(&i.request);
+    }
   if (wave_ != MPI_REQUEST_NULL) MPI_Request_free(&wave_);
   int done = 0;
   MPI_Finalized(&done);

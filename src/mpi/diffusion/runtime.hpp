@@ -52,10 +52,17 @@ class DiffusionRuntime {
     MPI_Request request = MPI_REQUEST_NULL;
     std::vector<char> bytes;
   };
+  struct Incoming {  // a data message being received (its transfer runs while the rank goes on)
+    MPI_Request request = MPI_REQUEST_NULL;
+    int slot = 0;
+    std::vector<char> bytes;
+  };
 
   void poll();  // receiving + balancing + termination; mutex held
   bool receive_control(int source, bool blocking);  // false: nothing there (non-blocking)
-  bool receive_data(int source, bool blocking);
+  bool receive_data(int source, bool blocking);  // posts the receive of a probed data message
+  void data_arrived(Incoming& in);
+  void complete_receives(bool wait);
   void receive_all();
   long long data_messages_received() const;
   void balance();
@@ -85,7 +92,7 @@ class DiffusionRuntime {
   std::vector<double> carry_;  // per slot: released amount not yet sent as whole items
   std::vector<long long> data_to_, data_from_, ctrl_to_, ctrl_from_;
   std::list<Outgoing> outgoing_;
-  std::vector<char> scratch_;
+  std::list<Incoming> incoming_;
 
   bool started_ = false, closing_ = false;
   std::atomic<bool> finished_{false};
