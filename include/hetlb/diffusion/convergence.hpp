@@ -23,6 +23,8 @@ class ConvergenceTracker {
   long streak(int node) const { return streak_[node]; }
   long iterations() const { return iterations_; }
   bool converged(int node) const;
+  // Whether `load` is within the tolerance of the average (what record() counts as in the band).
+  bool in_band(double load) const;
   // Date of the first iteration of the streak that made `node` converge; NaN when not converged.
   double convergence_date(int node) const;
 

@@ -13,7 +13,7 @@ ConvergenceTracker::ConvergenceTracker(int nodes, double average, long iteration
 void ConvergenceTracker::record(int node, double load, double date) {
   const bool was = converged(node);
   const bool in_band_before = streak_[node] > 0;
-  if (std::abs(load - average_) <= tolerance_ * average_) {
+  if (in_band(load)) {
     if (streak_[node] == 0) streak_start_[node] = date;
     ++streak_[node];
   } else {
@@ -36,5 +36,7 @@ bool ConvergenceTracker::converged(int node) const { return streak_[node] >= ite
 double ConvergenceTracker::convergence_date(int node) const {
   return converged(node) ? streak_start_[node] : std::numeric_limits<double>::quiet_NaN();
 }
+
+bool ConvergenceTracker::in_band(double load) const { return std::abs(load - average_) <= tolerance_ * average_; }
 
 }  // namespace hetlb::diffusion

@@ -46,5 +46,16 @@ TEST(Convergence, CountsNodesInTheBandAndExtendsStreaks) {
   EXPECT_EQ(t.converged_count(), 1);
 }
 
+TEST(Convergence, InBandIsWhatRecordCounts) {
+  ConvergenceTracker t(1, 100, 1);  // band: 99..101
+  for (double load : {98.0, 98.999, 99.0, 100.0, 101.0, 101.001, 102.0}) {
+    ConvergenceTracker fresh(1, 100, 1);
+    fresh.record(0, load, 0);
+    EXPECT_EQ(t.in_band(load), fresh.converged(0)) << load;
+  }
+  EXPECT_TRUE(t.in_band(99.0));
+  EXPECT_FALSE(t.in_band(101.5));
+}
+
 }  // namespace
 }  // namespace hetlb::diffusion

@@ -124,6 +124,10 @@ void DiffusionRuntime::poll() {
 // estimates, report to every neighbour. The next step comes one minimum period later.
 void DiffusionRuntime::balance() {
   const double start = now();
+  if (frozen_ || hold_) {  // settled for a termination wave (termination())
+    next_balance_ = start + options.min_balancing_period;
+    return;
+  }
   for (const auto& [slot, report] : ctrl_fifo_) state_->control_received(slot, report);
   ctrl_fifo_.clear();
   state_->decide(strategy_);
@@ -147,9 +151,15 @@ void DiffusionRuntime::balance() {
 }
 
 // Decentralised termination: every period, a non-blocking sum over all ranks of (ranks not converged,
-// data messages sent, data messages received, ranks past the time limit). The run ends on the wave
-// that finds every rank converged (or one past the time limit): every rank sees the same sums, so
-// every rank ends on the same wave; finish() then accounts for every message still in flight.
+// ranks not settled, data messages sent, data messages received, ranks past the time limit). A rank
+// is settled when it is converged, owes nothing, and stays in the band once it has taken in what it
+// received. From its settled contribution to the wave's result it makes no decision, so it sends
+// nothing, and its load cannot change unless data sent before the sender's contribution arrives after
+// its own, which makes the wave's sent and received sums differ. A wave that finds every rank settled and the sums equal
+// therefore ends the run with every rank converged and nothing in flight (a four-counter check on one
+// consistent cut); every rank sees the same sums, so every rank ends on the same wave. A wave that
+// finds every rank converged but not all settled holds every rank's decisions until the next wave
+// (a rank that leaves the band resumes at once), so that data in flight lands and the next one ends.
 void DiffusionRuntime::termination() {
   if (wave_ != MPI_REQUEST_NULL) {
     int done = 0;
@@ -163,19 +173,28 @@ void DiffusionRuntime::termination() {
 void DiffusionRuntime::start_wave() {
   long long sent = 0;
   for (long long c : data_to_) sent += c;
-  wave_in_[0] = tracker_->converged(0) ? 0 : 1;
-  wave_in_[1] = sent;
-  wave_in_[2] = data_messages_received();
-  wave_in_[3] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
-  MPI_Iallreduce(wave_in_, wave_out_, 4, MPI_LONG_LONG, MPI_SUM, term_, &wave_);
+  const bool converged = tracker_->converged(0);
+  const bool settled =
+      converged && !(state_->owed_total() > 0) && tracker_->in_band(state_->real() + state_->pending());
+  frozen_ = settled;
+  wave_in_[0] = converged ? 0 : 1;
+  wave_in_[1] = settled ? 0 : 1;
+  wave_in_[2] = sent;
+  wave_in_[3] = data_messages_received();
+  wave_in_[4] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
+  MPI_Iallreduce(wave_in_, wave_out_, 5, MPI_LONG_LONG, MPI_SUM, term_, &wave_);
   ++waves_started_;
 }
 
 void DiffusionRuntime::wave_done() {
-  if (wave_out_[0] == 0 || wave_out_[3] > 0)
+  if ((wave_out_[1] == 0 && wave_out_[2] == wave_out_[3]) || wave_out_[4] > 0) {
     finish();
-  else
-    next_wave_ = now() + options.min_balancing_period;
+    return;
+  }
+  frozen_ = false;
+  hold_ = wave_out_[0] == 0 && tracker_->converged(0);
+  // Held, nothing changes but data landing: the next wave at once (termination latency).
+  next_wave_ = wave_out_[0] == 0 ? now() : now() + options.min_balancing_period;
 }
 
 // The closing exchange: no more decisions or sends; each rank tells each neighbour how many data and

@@ -204,13 +204,18 @@ bool DiffusionRuntime::iteration_done() {
     ++comp_iterations_;
     const bool was = tracker_->converged(0);
     tracker_->record(0, iteration_load_, now() - t0_);
-    if (!tracker_->converged(0))
+    if (!tracker_->converged(0)) {
       converged_at_ = -1;
+      hold_ = false;
+    }
     else if (!was)
       converged_at_ = now() - t0_;
   }
   if (options.min_computing_period > 0) wait_until(iteration_start_ + options.min_computing_period, lock, false);
   if (!threaded && !finished_) poll();
+  // Thread mode: the computing activity also moves a termination wave on (the progress thread
+  // sleeps between polls; a wave's rounds would otherwise wait for its wake-ups on a loaded machine).
+  if (threaded && !finished_ && wave_ != MPI_REQUEST_NULL) termination();
   if (!finished_ && store.size() == 0 && inbox_.empty()) {
     const double from = now();
     wait_until(0, lock, true);

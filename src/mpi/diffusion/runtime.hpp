@@ -105,8 +105,11 @@ class DiffusionRuntime {
   long long total_items_ = 0, initial_items_ = 0;
 
   MPI_Request wave_ = MPI_REQUEST_NULL;
-  long long wave_in_[4] = {0, 0, 0, 0}, wave_out_[4] = {0, 0, 0, 0};  // not converged, sent, received, timed out
+  // not converged, not settled, data sent, data received, timed out (termination())
+  long long wave_in_[5] = {0, 0, 0, 0, 0}, wave_out_[5] = {0, 0, 0, 0, 0};
   long long waves_started_ = 0;
+  bool frozen_ = false;  // settled contribution to the wave in progress: no decisions until its result
+  bool hold_ = false;    // the last wave found every rank converged: no decisions until the next one
 
   std::mutex mutex_;
   std::condition_variable data_cv_;
