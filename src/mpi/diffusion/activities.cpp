@@ -161,10 +161,8 @@ void DiffusionRuntime::balance() {
 // finds every rank converged but not all settled holds every rank's decisions until the next wave
 // (a rank that leaves the band resumes at once), so that data in flight lands and the next one ends.
 void DiffusionRuntime::termination() {
-  if (wave_ != MPI_REQUEST_NULL) {
-    int done = 0;
-    MPI_Test(&wave_, &done, MPI_STATUS_IGNORE);
-    if (done) wave_done();
+  if (wave_.active()) {
+    if (wave_.test(wave_out_)) wave_done();
   } else if (now() >= next_wave_) {
     start_wave();
   }
@@ -182,7 +180,7 @@ void DiffusionRuntime::start_wave() {
   wave_in_[2] = sent;
   wave_in_[3] = data_messages_received();
   wave_in_[4] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
-  MPI_Iallreduce(wave_in_, wave_out_, 5, MPI_LONG_LONG, MPI_SUM, term_, &wave_);
+  wave_.start(wave_in_);
   ++waves_started_;
 }
 
@@ -236,9 +234,8 @@ void DiffusionRuntime::stop() {
   long long most = 0;
   MPI_Allreduce(&waves_started_, &most, 1, MPI_LONG_LONG, MPI_MAX, stop_);
   while (!finished_) {
-    if (wave_ != MPI_REQUEST_NULL) {
-      MPI_Wait(&wave_, MPI_STATUS_IGNORE);
-      wave_done();
+    if (wave_.active()) {
+      if (wave_.test(wave_out_)) wave_done();
       continue;
     }
     if (waves_started_ >= most) break;

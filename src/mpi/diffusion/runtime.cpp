@@ -13,6 +13,8 @@
 namespace hetlb::mpi::detail {
 
 namespace {
+constexpr int kWaveTag = 9;  // termination waves on term_ (the closing exchange uses 8)
+
 // Argument checks, the same verdict on every rank (the options are the same on every rank; a rank
 // whose options differ is reported by the lowest such rank).
 void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool application_items,
@@ -55,6 +57,7 @@ DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std
   MPI_Comm_dup(hood.graph, &data_);
   MPI_Comm_dup(hood.graph, &term_);
   MPI_Comm_dup(hood.graph, &stop_);
+  wave_.init(term_, kWaveTag, 5);
   const int degree = static_cast<int>(hood.neighbours.size());
   for (int p = 0; p < degree; ++p) slot_of_[hood.neighbours[p]] = p;
   last_sent_.resize(degree);
@@ -95,7 +98,6 @@ DiffusionRuntime::~DiffusionRuntime() {
       MPI_Cancel(&i.request);
       MPI_Request_free(&i.request);
     }
-  if (wave_ != MPI_REQUEST_NULL) MPI_Request_free(&wave_);
   int done = 0;
   MPI_Finalized(&done);
   if (done) return;
@@ -215,7 +217,7 @@ bool DiffusionRuntime::iteration_done() {
   if (!threaded && !finished_) poll();
   // Thread mode: the computing activity also moves a termination wave on (the progress thread
   // sleeps between polls; a wave's rounds would otherwise wait for its wake-ups on a loaded machine).
-  if (threaded && !finished_ && wave_ != MPI_REQUEST_NULL) termination();
+  if (threaded && !finished_ && wave_.active()) termination();
   if (!finished_ && store.size() == 0 && inbox_.empty()) {
     const double from = now();
     wait_until(0, lock, true);

@@ -20,6 +20,7 @@
 #include "hetlb/mpi/diffusion.hpp"
 #include "item_store.hpp"
 #include "neighbourhood.hpp"
+#include "tree_sum.hpp"
 
 namespace hetlb::mpi::detail {
 
@@ -104,7 +105,7 @@ class DiffusionRuntime {
   std::uint64_t ctrl_messages_ = 0, ctrl_skipped_ = 0, data_messages_ = 0, comp_iterations_ = 0, lb_iterations_ = 0;
   long long total_items_ = 0, initial_items_ = 0;
 
-  MPI_Request wave_ = MPI_REQUEST_NULL;
+  TreeSum wave_;  // the termination wave in progress, if active()
   // not converged, not settled, data sent, data received, timed out (termination())
   long long wave_in_[5] = {0, 0, 0, 0, 0}, wave_out_[5] = {0, 0, 0, 0, 0};
   long long waves_started_ = 0;

@@ -1,0 +1,100 @@
+// Non-blocking binomial-tree sum (tree_sum.hpp).
+#include "tree_sum.hpp"
+
+#include <algorithm>
+
+namespace hetlb::mpi::detail {
+
+namespace {
+bool all_done(std::vector<MPI_Request>& requests) {
+  if (requests.empty()) return true;
+  int done = 0;
+  MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE);
+  return done != 0;
+}
+}  // namespace
+
+TreeSum::~TreeSum() {
+  std::vector<MPI_Request*> pending;
+  for (MPI_Request& r : child_requests_) pending.push_back(&r);
+  pending.push_back(&parent_request_);
+  for (MPI_Request* r : pending)
+    if (*r != MPI_REQUEST_NULL) {
+      MPI_Cancel(r);
+      MPI_Request_free(r);
+    }
+  for (MPI_Request& r : send_requests_)
+    if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+}
+
+// Binomial tree rooted at 0: rank r's parent clears r's lowest set bit; its children are r + 2^j for
+// every 2^j below that bit (all powers of two for rank 0) that name a rank.
+void TreeSum::init(MPI_Comm comm, int tag, int count) {
+  comm_ = comm;
+  tag_ = tag;
+  count_ = count;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int mask = 1;
+  for (; mask < size; mask <<= 1) {
+    if (rank & mask) {
+      parent_ = rank - mask;
+      break;
+    }
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rank + mask < size) children_.push_back(rank + mask);
+  sum_.assign(count, 0);
+  result_.assign(count, 0);
+  from_child_.assign(children_.size(), std::vector<long long>(count, 0));
+  child_requests_.assign(children_.size(), MPI_REQUEST_NULL);
+}
+
+void TreeSum::start(const long long* in) {
+  std::copy(in, in + count_, sum_.begin());
+  for (std::size_t c = 0; c < children_.size(); ++c)
+    MPI_Irecv(from_child_[c].data(), count_, MPI_LONG_LONG, children_[c], tag_, comm_, &child_requests_[c]);
+  if (parent_ >= 0) MPI_Irecv(result_.data(), count_, MPI_LONG_LONG, parent_, tag_, comm_, &parent_request_);
+  send_requests_.clear();
+  phase_ = Phase::gather;
+}
+
+void TreeSum::send_down() {
+  for (int child : children_) {
+    MPI_Request& r = send_requests_.emplace_back(MPI_REQUEST_NULL);
+    MPI_Isend(result_.data(), count_, MPI_LONG_LONG, child, tag_, comm_, &r);
+  }
+  phase_ = Phase::scatter;
+}
+
+bool TreeSum::test(long long* out) {
+  if (phase_ == Phase::gather) {
+    if (!all_done(child_requests_)) return false;
+    for (const auto& partial : from_child_)
+      for (int i = 0; i < count_; ++i) sum_[i] += partial[i];
+    if (parent_ < 0) {
+      result_ = sum_;
+      send_down();
+    } else {
+      MPI_Request& r = send_requests_.emplace_back(MPI_REQUEST_NULL);
+      MPI_Isend(sum_.data(), count_, MPI_LONG_LONG, parent_, tag_, comm_, &r);
+      phase_ = Phase::result;
+    }
+  }
+  if (phase_ == Phase::result) {
+    int done = 0;
+    MPI_Test(&parent_request_, &done, MPI_STATUS_IGNORE);
+    if (!done) return false;
+    send_down();
+  }
+  if (phase_ == Phase::scatter) {
+    if (!all_done(send_requests_)) return false;
+    std::copy(result_.begin(), result_.end(), out);
+    phase_ = Phase::idle;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace hetlb::mpi::detail

@@ -1,0 +1,42 @@
+// TreeSum against MPI_Allreduce: 200 consecutive sums of 5 counters on every rank count the test runs
+// with, ranks moving their sums on at different paces (some start the next sum while others are
+// still in the previous one). Exit 0 when every sum matches on every rank.
+#include <mpi.h>
+
+#include <cstdio>
+#include <thread>
+
+#include "tree_sum.hpp"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  int failures = 0;
+  {
+    hetlb::mpi::detail::TreeSum sum;
+    sum.init(comm, 3, 5);
+    for (int round = 0; round < 200; ++round) {
+      long long in[5], out[5] = {-1, -1, -1, -1, -1}, expected[5];
+      for (int i = 0; i < 5; ++i) in[i] = (rank + 1) * 1000LL * (i + 1) + round * (rank % 3) - i;
+      sum.start(in);
+      for (int spins = 0; !sum.test(out); ++spins)
+        if ((rank + round) % 4 == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
+      if (sum.active()) ++failures;
+      MPI_Allreduce(in, expected, 5, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+      for (int i = 0; i < 5; ++i)
+        if (out[i] != expected[i]) {
+          if (failures++ < 5) std::fprintf(stderr, "rank %d, sum %d, counter %d: %lld, expected %lld\n", rank, round, i, out[i], expected[i]);
+        }
+    }
+  }
+  int all = 0;
+  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("tree sum on %d ranks: %d mismatches\n", size, all);
+  MPI_Comm_free(&comm);
+  MPI_Finalize();
+  return all == 0 ? 0 : 1;
+}
