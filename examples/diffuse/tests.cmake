@@ -121,6 +121,11 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
     set_tests_properties(smpi_diffuse_platform_${N} PROPERTIES FIXTURES_SETUP smpi_diffuse_${N} TIMEOUT 30
       LABELS "smpi;diffusion")
   endforeach()
+  # The study's Grid'5000 subset, scaled the same way.
+  add_test(NAME smpi_diffuse_platform_grid_16 COMMAND $<TARGET_FILE:hetlb> diffusion-platform grid --nodes 16
+    --unit-bytes 125 -o ${smpi_dir}/grid-16.xml --hostfile ${smpi_dir}/grid-16.hosts)
+  set_tests_properties(smpi_diffuse_platform_grid_16 PROPERTIES FIXTURES_SETUP smpi_diffuse_grid_16 TIMEOUT 30
+    LABELS "smpi;diffusion")
   file(MAKE_DIRECTORY ${smpi_dir})
   # An SMPI run (conservation, ids, payloads) at N ranks.
   function(diffuse_smpi_test name N)
@@ -133,17 +138,22 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   # MPI_Iallreduce; src/mpi/diffusion/tree_sum.hpp).
   diffuse_smpi_test(smpi_diffuse_np256_torus_random 256 --topology torus --initial random --load-per-node 100 --iterations 20)
 
-  # Simulator vs SMPI, 16 ranks.
-  function(diffuse_validation_test name N topology strategy initial)
+  # Simulator vs SMPI, 16 ranks, on the cluster and on the Grid'5000 subset.
+  function(diffuse_validation_test name platform N topology strategy initial)
     set(common --topology;${topology};--strategy;${strategy};--initial;${initial};--iterations;30;--ratio;1;--seed;1;--format;json;${ARGN})
     # The simulator with staggered balancing phases: the ranks' balancing spreads over the period.
-    string(REPLACE ";" "|" sim "$<TARGET_FILE:hetlb>;simulate;diffusion;--platform;cluster;--nodes;${N};--lb-phase;staggered;${common}")
-    string(REPLACE ";" "|" mpi "${HETLB_DIFFUSE_SMPIRUN};-np;${N};-platform;${smpi_dir}/cluster-${N}.xml;-hostfile;${smpi_dir}/cluster-${N}.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--item-bytes;117;--load-per-node;1000;--time-limit;0;${common}")
+    string(REPLACE ";" "|" sim "$<TARGET_FILE:hetlb>;simulate;diffusion;--platform;${platform};--nodes;${N};--lb-phase;staggered;${common}")
+    string(REPLACE ";" "|" mpi "${HETLB_DIFFUSE_SMPIRUN};-np;${N};-platform;${smpi_dir}/${platform}-${N}.xml;-hostfile;${smpi_dir}/${platform}-${N}.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--item-bytes;117;--load-per-node;1000;--time-limit;0;${common}")
+    set(fixture smpi_diffuse_${N})
+    if(NOT platform STREQUAL "cluster")
+      set(fixture smpi_diffuse_${platform}_${N})
+    endif()
     add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DSIM=${sim}" "-DMPI=${mpi}" -DTOLERANCE=0.2
       -P ${CMAKE_CURRENT_SOURCE_DIR}/compare_sim.cmake)
-    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED smpi_diffuse_${N} TIMEOUT 120 LABELS "smpi;diffusion")
+    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED ${fixture} TIMEOUT 120 LABELS "smpi;diffusion")
   endfunction()
-  diffuse_validation_test(smpi_diffuse_vs_simulator_torus_besteffort 16 torus besteffort single)
-  diffuse_validation_test(smpi_diffuse_vs_simulator_hypercube_makhoul 16 hypercube makhoul random)
-  diffuse_validation_test(smpi_diffuse_vs_simulator_torus_virtual 16 torus besteffort random --virtual-load)
+  diffuse_validation_test(smpi_diffuse_vs_simulator_torus_besteffort cluster 16 torus besteffort single)
+  diffuse_validation_test(smpi_diffuse_vs_simulator_hypercube_makhoul cluster 16 hypercube makhoul random)
+  diffuse_validation_test(smpi_diffuse_vs_simulator_torus_virtual cluster 16 torus besteffort random --virtual-load)
+  diffuse_validation_test(smpi_diffuse_vs_simulator_grid_torus_besteffort grid 16 torus besteffort random)
 endif()
