@@ -132,25 +132,23 @@ class Transfer {
 
   // The verdict, the same on every rank for agreed errors; throws hetlb::mpi::Error.
   void finish(Direction direction) {
-    if (!checks_) {  // what this rank saw, as with MPI_Scatterv/MPI_Gatherv
-      if (kind_) throw Error(kind_, why_, true);
-      if (!mpi_error_.empty()) throw Error(HETLB_MPI_E_MPI, mpi_error_, true);
-      if (short_from_ >= 0)
-        throw Error(HETLB_MPI_E_MPI, fmt::format("rank {}: {} bytes from rank {} than planned", rank_,
-                                                 short_bytes_ < 0 ? "fewer" : "more", short_from_), true);
-      return;
+    if (checks_) {
+      if (!started_ || !note(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait"))
+        throw Error(HETLB_MPI_E_MPI, mpi_error_, true);
+      if (out_[0] > 0) {  // agreed errors first: an MPI error they caused (a truncation) is no news
+        const int from = size_ - out_[0] / 16, kind = out_[0] % 16;
+        throw Error(kind, detail::broadcast_text(why_, from, comm_), rank_ == d_.root);
+      }
+      if (out_[1] != kNone && out_[1] != -out_[2]) type_mismatch(direction);
+    } else if (kind_) {  // hetlb_mpi_plan_set_checks(plan, 0): what this rank saw, as with MPI_Scatterv
+      throw Error(kind_, why_, true);
     }
-    if (!started_ || !note(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait"))
-      throw Error(HETLB_MPI_E_MPI, mpi_error_, true);
-    if (out_[0] > 0) {  // agreed errors first: an MPI error they caused (a truncation) is no news
-      const int from = size_ - out_[0] / 16, kind = out_[0] % 16;
-      throw Error(kind, detail::broadcast_text(why_, from, comm_), rank_ == d_.root);
-    }
-    if (out_[1] != kNone && out_[1] != -out_[2]) type_mismatch(direction);
+    // Local from here on. A longer block than planned fails its receive (MPI_ERR_TRUNCATE, above); a
+    // shorter one is a sender whose send failed (an empty message) or, unchecked, a smaller type.
     if (!mpi_error_.empty()) throw Error(HETLB_MPI_E_MPI, mpi_error_, true);
     if (short_from_ >= 0)
-      throw Error(HETLB_MPI_E_MPI,
-                  fmt::format("rank {}: rank {} sent fewer bytes than planned (its send failed)", rank_, short_from_), true);
+      throw Error(HETLB_MPI_E_MPI, fmt::format("rank {}: fewer bytes from rank {} than planned ({} missing)", rank_,
+                                               short_from_, -short_bytes_), true);
   }
 
  private:
@@ -197,7 +195,7 @@ class Transfer {
   int in_[3] = {0, 0, 0}, out_[3] = {0, 0, 0};
   int send_size_ = kNone, recv_size_ = kNone;
   int short_from_ = -1;
-  long long short_bytes_ = 0;  // received minus expected, from short_from_
+  long long short_bytes_ = 0;  // received minus expected, from short_from_ (negative)
   bool checks_ = true, started_ = false;
   MPI_Request pending_ = MPI_REQUEST_NULL;  // the root's transfer in flight
   long long pending_bytes_ = 0;
