@@ -177,13 +177,12 @@ namespace {
 std::string first_decisions(DiffusionConfig c) {
   std::vector<double> first(16, -1);
   bool on_grid = true;
-  double period = 0;
+  const double period = c.min_lb_iter;
   c.on_decision = [&](const DecisionEvent& e) {
     if (first[static_cast<std::size_t>(e.node)] < 0) first[static_cast<std::size_t>(e.node)] = e.date;
     const double k = e.date / period;
     on_grid = on_grid && std::abs(k - std::round(k)) < 1e-9;
   };
-  period = c.min_lb_iter;
   simulate_diffusion(c);
   std::string out = on_grid ? "grid" : "off";
   for (double d : first) out += fmt::format(" {:.9f}", d);
