@@ -124,10 +124,7 @@ void DiffusionRuntime::poll() {
 // estimates, report to every neighbour. The next step comes one minimum period later.
 void DiffusionRuntime::balance() {
   const double start = now();
-  if (frozen_ || hold_) {  // settled for a termination wave (termination())
-    next_balance_ = start + options.min_balancing_period;
-    return;
-  }
+  if (frozen_ || hold_) return;  // settled for a termination wave: this step comes when it is over
   for (const auto& [slot, report] : ctrl_fifo_) state_->control_received(slot, report);
   ctrl_fifo_.clear();
   state_->decide(strategy_);
