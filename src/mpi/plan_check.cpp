@@ -4,7 +4,7 @@
 //            its planned rank and back at the root, counts equal to the planner's, the root's sends in
 //            the send order and its receives in the gather order (PMPI), makespans given by the plan,
 //            and an MPI_ANY_TAG receive of the application left pending on the same communicator.
-//            Each call starts one agreement check (an MPI_Iallreduce) on every rank.
+//            Each call starts one agreement check on every rank.
 // unchecked: the same after hetlb_mpi_plan_set_checks(plan, 0): the same items, no agreement check.
 // unchecked-type: checks off, rank size-1 receives 4-byte ints where the root sends 8-byte ones: no
 //            hang, an error on that rank (exit 0 when it, and only the ranks that see it, failed).
@@ -31,7 +31,7 @@
 namespace {
 
 std::vector<int> g_sends, g_recvs;  // the root's point-to-point peers, in order
-int g_checks = 0;                   // agreement checks started (MPI_Iallreduce) while recording
+int g_checks = 0;                   // agreement checks started while recording
 bool g_record = false;
 std::int64_t value(std::int64_t i) { return i * 1000003 + 17; }
 std::int64_t result(std::int64_t x) { return 2 * x + 1; }
@@ -247,19 +247,26 @@ int run_unchecked_type(const Options& o, int rank, int size) {
   return total ? 1 : 0;
 }
 
+
+extern "C" int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  if (g_record) g_sends.push_back(dest);
+  return PMPI_Send(buf, count, type, dest, tag, comm);
+}
+// One agreement check per call and rank (src/mpi/agreement.hpp): an MPI_Iallreduce, or between two
+// ranks an exchange on tag 4771, counted apart from the blocks (tag 4770).
+constexpr int kAgreementTag = 4771;
+static bool agreement_tag(int tag) { return tag == kAgreementTag; }
+
 extern "C" int MPI_Iallreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                               MPI_Request* request) {
   if (g_record) ++g_checks;
   return PMPI_Iallreduce(in, out, count, type, op, comm, request);
 }
 
-extern "C" int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  if (g_record) g_sends.push_back(dest);
-  return PMPI_Send(buf, count, type, dest, tag, comm);
-}
 extern "C" int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                          MPI_Request* request) {
-  if (g_record) g_sends.push_back(dest);
+  if (g_record && tag == kAgreementTag) ++g_checks;
+  if (g_record && !agreement_tag(tag)) g_sends.push_back(dest);
   return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
 extern "C" int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* st) {
@@ -268,7 +275,7 @@ extern "C" int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int
 }
 extern "C" int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                          MPI_Request* request) {
-  if (g_record) g_recvs.push_back(source);
+  if (g_record && !agreement_tag(tag)) g_recvs.push_back(source);
   return PMPI_Irecv(buf, count, type, source, tag, comm, request);
 }
 

@@ -1,5 +1,5 @@
 // Plan::scatter and Plan::gather: the blocks move point to point in the plan's order over the plan's
-// own communicator, while one MPI_Iallreduce, started first, checks the arguments that must agree
+// own communicator, while one agreement (agreement.hpp), started first, checks the arguments that must agree
 // (local buffer/type errors, type sizes). Nothing waits on the check: a rank with a bad argument still
 // takes part with empty messages (or drains what it is sent), so no rank hangs, and every rank then
 // learns the same verdict. Only MPI failures during the transfer stay local (HETLB_MPI_E_MPI).
@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "agreement.hpp"
 #include "collective_status.hpp"
 #include "hetlb/mpi/plan.hpp"
 
@@ -36,7 +37,7 @@ MPI_Aint contiguous_bytes(MPI_Datatype type) {
 class Transfer {
  public:
   Transfer(const Distribution& d, MPI_Comm comm, int rank, int size, bool checks)
-      : d_(d), comm_(comm), rank_(rank), size_(size), checks_(checks) {}
+      : d_(d), comm_(comm), rank_(rank), size_(size), checks_(checks), agreement_(comm, rank, size) {}
 
   // One side of the call on this rank: `items` elements of `type` at `buffer` (send or receive).
   // Returns whether the side is usable; records the first local error and the type size.
@@ -58,8 +59,7 @@ class Transfer {
     in_[0] = kind_ ? (size_ - rank_) * 16 + kind_ : 0;
     in_[1] = std::max(send_size, recv_size);
     in_[2] = std::max(send_size == kNone ? kNone : -send_size, recv_size == kNone ? kNone : -recv_size);
-    note(MPI_Iallreduce(in_, out_, 3, MPI_INT, MPI_MAX, comm_, &request_), "MPI_Iallreduce");
-    started_ = request_ != MPI_REQUEST_NULL;
+    started_ = note(agreement_.start(in_), "the agreement's MPI_Isend/MPI_Irecv");
   }
 
   void send(const void* block, int count, MPI_Datatype type, int to, bool ok) {
@@ -133,7 +133,7 @@ class Transfer {
   // The verdict, the same on every rank for agreed errors; throws hetlb::mpi::Error.
   void finish(Direction direction) {
     if (checks_) {
-      if (!started_ || !note(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait"))
+      if (!started_ || !note(agreement_.finish(out_), "the agreement's MPI_Wait"))
         throw Error(HETLB_MPI_E_MPI, mpi_error_, true);
       if (out_[0] > 0) {  // agreed errors first: an MPI error they caused (a truncation) is no news
         const int from = size_ - out_[0] / 16, kind = out_[0] % 16;
@@ -192,7 +192,7 @@ class Transfer {
   int rank_, size_;
   int kind_ = 0;
   std::string why_, mpi_error_;
-  int in_[3] = {0, 0, 0}, out_[3] = {0, 0, 0};
+  detail::Agreement::Values in_{}, out_{};
   int send_size_ = kNone, recv_size_ = kNone;
   int short_from_ = -1;
   long long short_bytes_ = 0;  // received minus expected, from short_from_ (negative)
@@ -200,7 +200,7 @@ class Transfer {
   MPI_Request pending_ = MPI_REQUEST_NULL;  // the root's transfer in flight
   long long pending_bytes_ = 0;
   int pending_from_ = -1;
-  MPI_Request request_ = MPI_REQUEST_NULL;
+  detail::Agreement agreement_;
 };
 
 MPI_Aint extent_of(MPI_Datatype type) {
