@@ -72,6 +72,8 @@ demo: deps build
 bench: deps build
 	$(BUILD)/bin/hetlb-bench --benchmark_counters_tabular=true
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-scatter-bench
+	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-diffusion-bench
+	DIFFUSE=$(BUILD)/bin/hetlb-diffuse bench/termination_latency.sh 5
 
 # The study runs for hours: in the background, in pieces of PIECE_SECONDS; `make study` again resumes it.
 study: deps build
