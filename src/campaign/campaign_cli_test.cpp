@@ -215,3 +215,45 @@ TEST(CampaignCli, FixedDurationMeasuresComputationAndData) {
 }
 
 }  // namespace
+
+namespace {
+
+// lb_phase: the runs take --lb-phase, the rows carry the version "VERSION+staggered", and a file of
+// staggered rows is refused to the aligned spec (and the other way round) instead of mixing them.
+TEST(CampaignCli, StaggeredPhasesAreTheirOwnVersion) {
+  const std::string aligned = tmp("phase-aligned.json"), staggered = tmp("phase-staggered.json");
+  const std::string aligned_csv = tmp("phase-aligned.csv"), staggered_csv = tmp("phase-staggered.csv");
+  std::remove(aligned_csv.c_str());
+  std::remove(staggered_csv.c_str());
+  const std::string common = R"({"spec_version": "p1", "strategies": "besteffort:1", "virtual_load": false,
+    "integer": false, "platforms": "cluster", "nodes": 16, "topologies": "torus", "initial": "random",
+    "seeds": [1, 2], "ratios": 1, "iterations": 20, )";
+  std::ofstream(aligned) << common << R"("results": ")" << aligned_csv << "\"}";
+  std::ofstream(staggered) << common << R"("lb_phase": "staggered", "results": ")" << staggered_csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(aligned + " -j 2", &out, &err), 0) << err;
+  ASSERT_EQ(hetlb(staggered + " -j 2", &out, &err), 0) << err;
+  const auto a = rows(aligned_csv), s = rows(staggered_csv);
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(s.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(a[i].at("spec_version"), "p1");
+    EXPECT_EQ(s[i].at("spec_version"), "p1+staggered");
+    EXPECT_EQ(s[i].at("status"), "ok");
+  }
+  // Staggered phases change the dates of a random start (docs/simulation.md, "Balancing phase").
+  EXPECT_NE(a[0].at("max_convergence_date"), s[0].at("max_convergence_date"));
+  // The same results file under the other phase: refused, untouched.
+  const std::string before = slurp(staggered_csv);
+  std::ofstream(aligned) << common << R"("results": ")" << staggered_csv << "\"}";
+  EXPECT_NE(hetlb(aligned, &out, &err), 0);
+  EXPECT_NE(err.find("p1+staggered"), std::string::npos) << err;
+  EXPECT_EQ(slurp(staggered_csv), before);
+  // A phase that does not exist.
+  std::ofstream(staggered) << common << R"("lb_phase": "sideways", "results": ")" << staggered_csv << "\"}";
+  EXPECT_NE(hetlb(staggered, &out, &err), 0);
+  EXPECT_NE(err.find("\"lb_phase\" = \"sideways\"; expected \"aligned\" or \"staggered\""), std::string::npos) << err;
+  EXPECT_EQ(slurp(staggered_csv), before);
+}
+
+}  // namespace

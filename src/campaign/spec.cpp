@@ -39,7 +39,7 @@ using nlohmann::json;
 const std::set<std::string> kSpecKeys = {
     "spec_version", "description", "results", "mode", "strategies", "virtual_load", "integer", "estimates",
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
-    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds"};
+    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase"};
 
 struct Reader {
   const std::string& path;
@@ -114,6 +114,16 @@ Spec read_spec(const std::string& path) {
   Spec s;
   s.path = path;
   s.version = read_version(r);
+  // Balancing phases of every run (docs/simulation.md, "Balancing phase"). Not a key column (every
+  // results file keeps its columns): a staggered spec records its rows under its own version,
+  // "VERSION+staggered", so they can never mix with aligned ones in one file.
+  if (spec.contains("lb_phase")) {
+    const json& phase = spec.at("lb_phase");
+    if (!phase.is_string() || (phase.get<std::string>() != "aligned" && phase.get<std::string>() != "staggered"))
+      r.fail("lb_phase", phase, "\"aligned\" or \"staggered\"");
+    s.lb_phase = phase.get<std::string>();
+    if (s.lb_phase == "staggered") s.version += "+staggered";
+  }
   s.mode = spec.value("mode", std::string("convergence"));
   if (s.mode != "convergence" && s.mode != "fixed_duration" && s.mode != "short")
     r.fail("mode", spec.at("mode"), "convergence, fixed_duration or short");
@@ -234,6 +244,7 @@ Spec read_spec(const std::string& path) {
                                           std::to_string(run_iterations), "--time-limit", num(seconds),
                                           "--min-comp-iter=" + num(mc), "--min-lb-iter=" + num(ml), "--format",
                                           "json"};
+                                if (s.lb_phase != "aligned") x.args.insert(x.args.end(), {"--lb-phase", s.lb_phase});
                                 if (v) x.args.push_back("--virtual-load");
                                 if (in) x.args.push_back("--integer");
                                 x.key = join_key(x.values);
