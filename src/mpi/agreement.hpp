@@ -1,7 +1,7 @@
 // The per-call argument check of a plan's scatter and gather: the element-wise maximum of a few ints
 // over every rank of the plan's communicator, started before the blocks move and completed after.
 // Between two ranks it is one exchange of 12 bytes (measured on Open MPI 4.1, 2 ranks: the checked
-// gather of 64 KB went from +18.6% over MPI_Gatherv with MPI_Iallreduce to +5.5%). With more ranks it
+// gather of 64 KB went from +18.6% over MPI_Gatherv with MPI_Iallreduce to +5.0%). With more ranks it
 // is MPI_Iallreduce, whose later rounds MPI moves during the transfer's own waits (a point-to-point
 // dissemination would add its rounds' latencies after the last block: +1.8% on the 16-rank
 // SMPI grid of the scatter tests, beyond their 1% bound).

@@ -27,6 +27,7 @@
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/plan.h"
 #include "hetlb/mpi/scatter.hpp"
+#include "agreement.hpp"
 
 namespace {
 
@@ -247,15 +248,9 @@ int run_unchecked_type(const Options& o, int rank, int size) {
   return total ? 1 : 0;
 }
 
-
-extern "C" int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  if (g_record) g_sends.push_back(dest);
-  return PMPI_Send(buf, count, type, dest, tag, comm);
-}
 // One agreement check per call and rank (src/mpi/agreement.hpp): an MPI_Iallreduce, or between two
-// ranks an exchange on tag 4771, counted apart from the blocks (tag 4770).
-constexpr int kAgreementTag = 4771;
-static bool agreement_tag(int tag) { return tag == kAgreementTag; }
+// ranks an exchange on Agreement::kTag, counted apart from the blocks.
+constexpr int kAgreementTag = hetlb::mpi::detail::Agreement::kTag;
 
 extern "C" int MPI_Iallreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                               MPI_Request* request) {
@@ -263,10 +258,14 @@ extern "C" int MPI_Iallreduce(const void* in, void* out, int count, MPI_Datatype
   return PMPI_Iallreduce(in, out, count, type, op, comm, request);
 }
 
+extern "C" int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  if (g_record) g_sends.push_back(dest);
+  return PMPI_Send(buf, count, type, dest, tag, comm);
+}
 extern "C" int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                          MPI_Request* request) {
   if (g_record && tag == kAgreementTag) ++g_checks;
-  if (g_record && !agreement_tag(tag)) g_sends.push_back(dest);
+  else if (g_record) g_sends.push_back(dest);
   return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
 extern "C" int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* st) {
@@ -275,7 +274,7 @@ extern "C" int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int
 }
 extern "C" int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                          MPI_Request* request) {
-  if (g_record && !agreement_tag(tag)) g_recvs.push_back(source);
+  if (g_record && tag != kAgreementTag) g_recvs.push_back(source);
   return PMPI_Irecv(buf, count, type, source, tag, comm, request);
 }
 

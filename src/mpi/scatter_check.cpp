@@ -16,6 +16,7 @@
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/scatter.h"
 #include "hetlb/mpi/scatter.hpp"
+#include "agreement.hpp"
 
 namespace {
 
@@ -54,15 +55,15 @@ void expect(bool ok, int rank, const std::string& what) {
 
 }  // namespace
 
-// Blocks only (tag 4770); the per-call agreement's exchange between two ranks (src/mpi/agreement.hpp,
-// tag 4771) is not part of the send order.
+// Blocks only: the per-call agreement's exchange between two ranks (src/mpi/agreement.hpp) is not part
+// of the send order.
 extern "C" int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  if (tag == 4770) g_send_destinations.push_back(dest);
+  if (tag != hetlb::mpi::detail::Agreement::kTag) g_send_destinations.push_back(dest);
   return PMPI_Send(buf, count, type, dest, tag, comm);
 }
 extern "C" int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                          MPI_Request* request) {
-  if (tag == 4770) g_send_destinations.push_back(dest);
+  if (tag != hetlb::mpi::detail::Agreement::kTag) g_send_destinations.push_back(dest);
   return PMPI_Isend(buf, count, type, dest, tag, comm, request);
 }
 

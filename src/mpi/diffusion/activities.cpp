@@ -123,8 +123,8 @@ void DiffusionRuntime::poll() {
 // Algorithm 3: apply the control messages received, run the strategy on the own view and the
 // estimates, report to every neighbour. The next step comes one minimum period later.
 void DiffusionRuntime::balance() {
-  const double start = now();
   if (frozen_ || hold_) return;  // settled for a termination wave: this step comes when it is over
+  const double start = now();
   for (const auto& [slot, report] : ctrl_fifo_) state_->control_received(slot, report);
   ctrl_fifo_.clear();
   state_->decide(strategy_);
@@ -152,9 +152,10 @@ void DiffusionRuntime::balance() {
 // is settled when it is converged, owes nothing, and stays in the band once it has taken in what it
 // received. From its settled contribution to the wave's result it makes no decision, so it sends
 // nothing, and its load cannot change unless data sent before the sender's contribution arrives after
-// its own, which makes the wave's sent and received sums differ. A wave that finds every rank settled and the sums equal
-// therefore ends the run with every rank converged and nothing in flight (a four-counter check on one
-// consistent cut); every rank sees the same sums, so every rank ends on the same wave. A wave that
+// its own, which makes the wave's sent and received sums differ. A wave that finds every rank settled
+// and the sums equal therefore ends the run with every rank converged and nothing in flight (a
+// four-counter check on one consistent cut); every rank sees the same sums, so every rank ends on the
+// same wave. A wave that
 // finds every rank converged but not all settled holds every rank's decisions until the next wave
 // (a rank that leaves the band resumes at once), so that data in flight lands and the next one ends.
 void DiffusionRuntime::termination() {

@@ -88,16 +88,13 @@ DiffusionRuntime::~DiffusionRuntime() {
   }
   if (thread_.joinable()) thread_.join();
   // A run abandoned before its end (an exception in the application): cancel what is left.
-  for (Outgoing& o : outgoing_)
-    if (o.request != MPI_REQUEST_NULL) {
-      MPI_Cancel(&o.request);
-      MPI_Request_free(&o.request);
-    }
-  for (Incoming& i : incoming_)
-    if (i.request != MPI_REQUEST_NULL) {
-      MPI_Cancel(&i.request);
-      MPI_Request_free(&i.request);
-    }
+  const auto cancel = [](MPI_Request& r) {
+    if (r == MPI_REQUEST_NULL) return;
+    MPI_Cancel(&r);
+    MPI_Request_free(&r);
+  };
+  for (Outgoing& o : outgoing_) cancel(o.request);
+  for (Incoming& i : incoming_) cancel(i.request);
   int done = 0;
   MPI_Finalized(&done);
   if (done) return;
