@@ -14,11 +14,19 @@ Agreement::~Agreement() {
   if (reduce_ != MPI_REQUEST_NULL) MPI_Request_free(&reduce_);
 }
 
-int Agreement::start(const Values& mine) {
+void Agreement::merge(Values& into, const Values& other) {
+  for (int i = 0; i < kCount; ++i) into[i] = std::max(into[i], other[i]);
+}
+
+int Agreement::start(const Values& mine, int sender) {
   mine_ = mine;
+  sender_ = sender;
   if (size_ != 2) return MPI_Iallreduce(mine_.data(), out_.data(), kCount, MPI_INT, MPI_MAX, comm_, &reduce_);
-  const int code = MPI_Irecv(other_.data(), kCount, MPI_INT, 1 - rank_, kTag, comm_, &receive_);
-  const int sent = MPI_Isend(mine_.data(), kCount, MPI_INT, 1 - rank_, kTag, comm_, &send_);
+  other_ = mine_;  // max(mine, mine) = mine where nothing comes back
+  const int peer = 1 - rank_;
+  int code = MPI_SUCCESS, sent = MPI_SUCCESS;
+  if (sender_ != rank_) code = MPI_Irecv(other_.data(), kCount, MPI_INT, peer, kTag, comm_, &receive_);
+  if (sender_ != peer) sent = MPI_Isend(mine_.data(), kCount, MPI_INT, peer, kTag, comm_, &send_);
   return code != MPI_SUCCESS ? code : sent;
 }
 
@@ -31,7 +39,8 @@ int Agreement::finish(Values& out) {
   MPI_Request both[2] = {receive_, send_};
   const int code = MPI_Waitall(2, both, MPI_STATUSES_IGNORE);
   receive_ = send_ = MPI_REQUEST_NULL;
-  for (int i = 0; i < kCount; ++i) out[i] = std::max(mine_[i], other_[i]);
+  out = mine_;
+  merge(out, other_);
   return code;
 }
 

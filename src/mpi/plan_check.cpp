@@ -113,8 +113,11 @@ int run_ok(const Options& o, int rank, int size) {
     for (std::int64_t& x : mine) x = result(x);
     expect(hetlb_mpi_plan_gather(plan, mine.data(), MPI_INT64_T, back.data(), root_type) == MPI_SUCCESS, rank, "gather");
     g_record = false;
-    expect(g_checks == (checked ? 2 : 0), rank,
-           "agreement checks: " + std::to_string(g_checks) + " for a scatter and a gather" + (checked ? "" : " with checks off"));
+    // Checked: an MPI_Iallreduce per call; between two ranks the scatter's exchange (a send and a
+    // receive on each rank) and the gather's one message from the root (one each side).
+    const int expected_checks = checked ? (size == 2 ? 3 : 2) : 0;
+    expect(g_checks == expected_checks, rank,
+           "agreement messages: " + std::to_string(g_checks) + " for a scatter and a gather" + (checked ? "" : " with checks off"));
     for (std::size_t i = 0; i < back.size(); ++i)
       if (back[i] != result(data[i])) {
         expect(false, rank, "item " + std::to_string(i) + " gathered");
@@ -212,6 +215,21 @@ int bad_case(const Options& o, int rank, int size, int& expected) {
   } else if (c == "null-gather") {
     expected = HETLB_MPI_E_BUFFER;
     rc = hetlb_mpi_plan_gather(plan, mine.data(), MPI_INT64_T, nullptr, MPI_INT64_T);
+  } else if (c == "gather-type" || c == "gather-type-wide") {
+    // Rank size-1 sends 4-byte ints (or 16-byte pairs) where the root receives 8-byte ones: a shorter
+    // (or truncated) block at the root; between two ranks the root reads the verdict from it.
+    expected = HETLB_MPI_E_TYPE;
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT64_T, &pair);
+    MPI_Type_commit(&pair);
+    std::vector<std::int64_t> wide(2 * room);
+    const bool odd = rank == size - 1;
+    const MPI_Datatype type = !odd ? MPI_INT64_T : c == "gather-type" ? MPI_INT : pair;
+    rc = hetlb_mpi_plan_gather(plan, odd && c == "gather-type-wide" ? wide.data() : mine.data(), type, data.data(), MPI_INT64_T);
+    MPI_Type_free(&pair);
+  } else if (c == "null-gather-send") {
+    expected = HETLB_MPI_E_BUFFER;
+    rc = hetlb_mpi_plan_gather(plan, rank == size - 1 ? nullptr : mine.data(), MPI_INT64_T, data.data(), MPI_INT64_T);
   } else if (c == "freed") {
     expected = HETLB_MPI_E_PLAN;
     hetlb_mpi_plan copy = plan;
@@ -248,8 +266,8 @@ int run_unchecked_type(const Options& o, int rank, int size) {
   return total ? 1 : 0;
 }
 
-// One agreement check per call and rank (src/mpi/agreement.hpp): an MPI_Iallreduce, or between two
-// ranks an exchange on Agreement::kTag, counted apart from the blocks.
+// The agreement of each call (src/mpi/agreement.hpp): an MPI_Iallreduce, or between two ranks messages
+// on Agreement::kTag (each send and receive counted), apart from the blocks.
 constexpr int kAgreementTag = hetlb::mpi::detail::Agreement::kTag;
 
 extern "C" int MPI_Iallreduce(const void* in, void* out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
@@ -274,7 +292,8 @@ extern "C" int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int
 }
 extern "C" int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                          MPI_Request* request) {
-  if (g_record && tag != kAgreementTag) g_recvs.push_back(source);
+  if (g_record && tag == kAgreementTag) ++g_checks;
+  else if (g_record) g_recvs.push_back(source);
   return PMPI_Irecv(buf, count, type, source, tag, comm, request);
 }
 

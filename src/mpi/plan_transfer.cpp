@@ -19,6 +19,9 @@ namespace hetlb::mpi {
 namespace {
 
 constexpr int kTag = 4770;  // RR-4770; on the plan's own communicator only
+// In place of a block between two ranks whose check is one-way (the gather): an empty message whose
+// tag says why, a local argument error of kind K (kKindTag + K) or a failed send.
+constexpr int kFailedTag = 4799, kKindTag = 4800;
 constexpr int kNone = INT_MIN;
 
 enum class Direction { Scatter, Gather };
@@ -53,33 +56,44 @@ class Transfer {
     return true;
   }
 
-  void start(int send_size, int recv_size) {
+  // Between two ranks the gather's check is one message from the root (Agreement's one-way form): the
+  // other rank's verdict travels with its block (the tag of an empty message in its place, else the
+  // block's length gives its type's size).
+  void start(int send_size, int recv_size, Direction direction) {
     send_size_ = send_size, recv_size_ = recv_size;
     if (!checks_) return;  // hetlb_mpi_plan_set_checks(plan, 0): local verdicts only
     in_[0] = kind_ ? (size_ - rank_) * 16 + kind_ : 0;
     in_[1] = std::max(send_size, recv_size);
     in_[2] = std::max(send_size == kNone ? kNone : -send_size, recv_size == kNone ? kNone : -recv_size);
-    started_ = note(agreement_.start(in_), "the agreement's MPI_Isend/MPI_Irecv");
+    one_way_ = size_ == 2 && direction == Direction::Gather;
+    started_ = note(agreement_.start(in_, one_way_ ? d_.root : detail::Agreement::kExchange),
+                    "the agreement's MPI_Isend/MPI_Irecv");
   }
 
   void send(const void* block, int count, MPI_Datatype type, int to, bool ok) {
     if (ok && note(MPI_Send(block, count, type, to, kTag, comm_), "MPI_Send")) return;
-    MPI_Send(nullptr, 0, MPI_BYTE, to, kTag, comm_);  // in place of the block: the receiver never hangs
+    // In place of the block: the receiver never hangs.
+    int tag = kTag;
+    if (one_way_ && !ok) tag = kKindTag + kind_;
+    if (one_way_ && ok) tag = kFailedTag, send_failed_ = true;
+    MPI_Send(nullptr, 0, MPI_BYTE, to, tag, comm_);
   }
 
   void receive(void* block, int count, MPI_Datatype type, int type_size, int from, bool ok) {
     MPI_Status status;
     if (ok) {
-      if (!note(MPI_Recv(block, count, type, from, kTag, comm_, &status), "MPI_Recv")) return;
+      const int rc = MPI_Recv(block, count, type, from, block_tag(), comm_, &status);
+      received(rc, status);
+      if (!note(rc, "MPI_Recv")) return;
       check_length(status, static_cast<long long>(count) * type_size, from);
       return;
     }
     MPI_Message message;  // no usable buffer here: take the block into scratch memory
-    if (!note(MPI_Mprobe(from, kTag, comm_, &message, &status), "MPI_Mprobe")) return;
+    if (!note(MPI_Mprobe(from, block_tag(), comm_, &message, &status), "MPI_Mprobe")) return;
     int bytes = 0;
     MPI_Get_count(&status, MPI_BYTE, &bytes);
     std::vector<char> scratch(static_cast<std::size_t>(bytes) + 1);
-    note(MPI_Mrecv(scratch.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+    received(note(MPI_Mrecv(scratch.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv") ? MPI_SUCCESS : MPI_ERR_OTHER, status);
   }
 
   // Did the whole block come? (A failed send arrives as an empty message.)
@@ -100,13 +114,15 @@ class Transfer {
   void ireceive(void* block, int count, MPI_Datatype type, int type_size, int from, bool ok) {
     wait_pending();
     if (!ok) return receive(block, count, type, type_size, from, ok);
-    if (!note(MPI_Irecv(block, count, type, from, kTag, comm_, &pending_), "MPI_Irecv")) return;
+    if (!note(MPI_Irecv(block, count, type, from, block_tag(), comm_, &pending_), "MPI_Irecv")) return;
     pending_bytes_ = static_cast<long long>(count) * type_size, pending_from_ = from;
   }
   void wait_pending() {
     if (pending_ == MPI_REQUEST_NULL) return;
     MPI_Status status;
-    if (!note(MPI_Wait(&pending_, &status), "MPI_Wait")) return;
+    const int rc = MPI_Wait(&pending_, &status);
+    if (pending_from_ >= 0) received(rc, status);
+    if (!note(rc, "MPI_Wait")) return;
     if (pending_from_ >= 0) check_length(status, pending_bytes_, pending_from_);  // a receive
     pending_from_ = -1;
   }
@@ -135,6 +151,11 @@ class Transfer {
     if (checks_) {
       if (!started_ || !note(agreement_.finish(out_), "the agreement's MPI_Wait"))
         throw Error(HETLB_MPI_E_MPI, mpi_error_, true);
+      if (agreement_.partial()) detail::Agreement::merge(out_, peer_values());
+      if (send_failed_) {  // what the root infers from the empty message that replaced our block
+        out_ = {in_[0], kNone, kNone};
+        detail::Agreement::merge(out_, agreement_.other());
+      }
       if (out_[0] > 0) {  // agreed errors first: an MPI error they caused (a truncation) is no news
         const int from = size_ - out_[0] / 16, kind = out_[0] % 16;
         throw Error(kind, detail::broadcast_text(why_, from, comm_), rank_ == d_.root);
@@ -152,6 +173,37 @@ class Transfer {
   }
 
  private:
+  // The root's receives accept any tag from the other rank when the check is one-way (the empty
+  // message that may replace a block says why in its tag).
+  int block_tag() const { return one_way_ ? MPI_ANY_TAG : kTag; }
+  void received(int rc, const MPI_Status& status) {
+    if (!one_way_) return;
+    int error_class = MPI_SUCCESS;
+    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &error_class);
+    if (rc != MPI_SUCCESS && error_class != MPI_ERR_TRUNCATE) return;  // nothing known of the block
+    peer_tag_ = status.MPI_TAG;
+    peer_truncated_ = rc != MPI_SUCCESS;
+    int bytes = 0;
+    if (!peer_truncated_) MPI_Get_count(&status, MPI_BYTE, &bytes);
+    peer_bytes_ = bytes;
+  }
+  // The other rank's agreement values as the root reads them from what replaced or carried its block:
+  // the same values that rank merges with the root's, so both reach one verdict.
+  detail::Agreement::Values peer_values() const {
+    const int peer = 1 - rank_;
+    detail::Agreement::Values v{0, kNone, kNone};
+    const int count = d_.counts[static_cast<std::size_t>(peer)];
+    if (count == 0 || peer_tag_ == kNone || peer_tag_ == kFailedTag) return v;  // nothing sent, or nothing known
+    if (peer_tag_ >= kKindTag) {
+      v[0] = (size_ - peer) * 16 + (peer_tag_ - kKindTag);
+      return v;
+    }
+    // Its send type's size: the block's length over its count (longer than planned: truncated here).
+    const int s = peer_truncated_ ? (recv_size_ == kNone ? 1 : recv_size_ + 1) : static_cast<int>(peer_bytes_ / count);
+    v[1] = s, v[2] = -s;
+    return v;
+  }
+
   bool fail(int kind, std::string why) {
     if (!kind_) kind_ = kind, why_ = std::move(why);
     return false;
@@ -197,6 +249,9 @@ class Transfer {
   int short_from_ = -1;
   long long short_bytes_ = 0;  // received minus expected, from short_from_ (negative)
   bool checks_ = true, started_ = false;
+  bool one_way_ = false, send_failed_ = false, peer_truncated_ = false;
+  int peer_tag_ = kNone;
+  long long peer_bytes_ = 0;
   MPI_Request pending_ = MPI_REQUEST_NULL;  // the root's transfer in flight
   long long pending_bytes_ = 0;
   int pending_from_ = -1;
@@ -220,7 +275,7 @@ void Plan::scatter(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MP
   int send_size = kNone, recv_size = kNone;
   const bool send_ok = t.side(root && d_.total() > 0, sendbuf, sendtype, "send", d_.total(), send_size);
   const bool recv_ok = t.side(count > 0, recvbuf, recvtype, "receive", count, recv_size);
-  t.start(send_size, recv_size);
+  t.start(send_size, recv_size, Direction::Scatter);
   if (root) {
     const char* base = static_cast<const char*>(sendbuf);
     const MPI_Aint extent = extent_of(sendtype);
@@ -246,7 +301,7 @@ void Plan::gather(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI
   int send_size = kNone, recv_size = kNone;
   const bool send_ok = t.side(count > 0, sendbuf, sendtype, "send", count, send_size);
   const bool recv_ok = t.side(root && d_.total() > 0, recvbuf, recvtype, "receive", d_.total(), recv_size);
-  t.start(send_size, recv_size);
+  t.start(send_size, recv_size, Direction::Gather);
   if (root) {
     char* base = static_cast<char*>(recvbuf);
     const MPI_Aint extent = extent_of(recvtype);
