@@ -252,10 +252,11 @@ void drain_activity(World& w) {
 }
 
 void trace_activity(World& w) {
-  for (;;) {
+  while (!w.fast_forwarded) {  // a computed end writes its own samples (steady_state.cpp)
     LoadSample s{s4u::Engine::get_clock(), {}};
     for (const Node& n : w.nodes) s.loads.push_back(n.state.real());
     w.trace.push_back(std::move(s));
+    w.next_trace = s4u::Engine::get_clock() + w.config.trace_interval;
     s4u::this_actor::sleep_for(w.config.trace_interval);
   }
 }

@@ -2,10 +2,12 @@
 // conservation, convergence on a connected graph, same seed same output, refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -121,6 +123,64 @@ INSTANTIATE_TEST_SUITE_P(Diffusion, EveryStrategy,
                                            Variant{"makhoul", 1, false, true}, Variant{"besteffort", 1, false, false},
                                            Variant{"besteffort", 1, false, true}, Variant{"besteffort", 2, true, false},
                                            Variant{"besteffort", 4, true, true}, Variant{"besteffort", 2, false, true}));
+
+// A stalled run (integer load on a line or ring whose 1% band is narrower than DASUD's granularity
+// allows, docs/simulation.md) freezes: nothing in flight, every decision zero, some nodes out of the
+// band or without load. Its end is computed up to the time limit, with the metrics of the fully
+// simulated run: iteration and message counts exactly, dates and sums to rounding.
+std::vector<double> stalled_metrics(DiffusionConfig c, bool computed_end) {
+  c.fast_forward = computed_end;
+  const std::string text = testing::run_in_child([&c] {
+    const DiffusionResult r = simulate_diffusion(c);
+    const auto& m = r.metrics;
+    return fmt::format("{} {} {} {} {} {} {} {} {} {:.17g} {:.17g} {:.17g} {:.17g} {:.17g}", r.fast_forwarded ? 1 : 0,
+                       m.converged ? 1 : 0, m.converged_nodes, m.computing_iterations, m.balancing_iterations,
+                       m.ctrl_messages, m.data_messages, m.ctrl_messages_skipped, r.trace.size(), m.avg_idle_time,
+                       m.avg_convergence_date, m.computed_load, m.data_transfer_amount, m.simulated_time);
+  });
+  std::istringstream in(text);
+  std::vector<double> v;
+  for (std::string word; in >> word;) v.push_back(std::stod(word));
+  return v;
+}
+
+TEST(Diffusion, StalledRunsEndComputedWithTheSimulatedMetrics) {
+  struct Case {
+    const char* topology;
+    const char* initial;
+    double load_per_node;
+    diffusion::BalancingPhase phase;
+    unsigned seed;
+  };
+  // Out of the band at the stall; nodes without load waiting (staggered); a ring from random loads.
+  using diffusion::BalancingPhase;
+  const Case cases[] = {{"line", "single", 100, BalancingPhase::aligned, 1},
+                        {"line", "single", 2, BalancingPhase::staggered, 1},
+                        {"ring", "random", 3, BalancingPhase::aligned, 4}};
+  for (const Case& k : cases) {
+    DiffusionConfig c;
+    c.nodes = k.topology == std::string("ring") ? 12 : 16;
+    c.topology = k.topology;
+    c.initial = k.initial;
+    c.seed = k.seed;
+    c.load_per_node = k.load_per_node;
+    c.lb_phase = k.phase;
+    c.strategy = {diffusion::parse_strategy("besteffort"), 1, true};
+    c.convergence_iterations = 2000;
+    c.trace_interval = 25;  // the computed end writes the samples the trace would have taken
+    const std::vector<double> computed = stalled_metrics(c, true), simulated = stalled_metrics(c, false);
+    const std::string what = fmt::format("{} {} {} {}", k.topology, k.initial, k.load_per_node,
+                                         k.phase == BalancingPhase::aligned ? "aligned" : "staggered");
+    ASSERT_EQ(computed.size(), 14u) << what;
+    ASSERT_EQ(simulated.size(), 14u) << what;
+    EXPECT_EQ(computed[0], 1) << what << ": the end was computed";
+    EXPECT_EQ(simulated[0], 0) << what;
+    EXPECT_EQ(computed[1], 0) << what << ": a stalled run does not converge";
+    for (std::size_t i = 1; i < 9; ++i) EXPECT_EQ(computed[i], simulated[i]) << what << ", count " << i;
+    for (std::size_t i = 9; i < 14; ++i)
+      EXPECT_NEAR(computed[i], simulated[i], 1e-9 * std::max(1.0, std::abs(simulated[i]))) << what << ", value " << i;
+  }
+}
 
 TEST(Diffusion, SameSeedSameOutput) {
   DiffusionConfig c = small("besteffort", 1, false, true);

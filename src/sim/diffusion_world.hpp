@@ -73,6 +73,7 @@ struct World {
   double moved = 0;
   double computed = 0;  // load computed by the iterations counted (Metrics::computed_load)
   std::vector<LoadSample> trace;
+  double next_trace = 0;  // date of the trace activity's next sample
   double wall_start = 0, last_progress = 0;
 
   Message* make(const Message& m);
