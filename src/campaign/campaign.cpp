@@ -5,9 +5,11 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
+#include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "plots.hpp"
@@ -40,15 +42,34 @@ std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_
   const std::set<std::string> variant = {"strategy", "k", "virtual_load", "integer"};
   std::map<std::string, std::size_t> first_seen;  // configuration -> its first setting in spec order
   std::vector<std::size_t> config(spec.settings.size());
+  std::map<std::pair<std::string, int>, int> diameters;  // (topology, nodes) -> diameter
+  std::vector<int> diameter(spec.settings.size());
   for (std::size_t i = 0; i < spec.settings.size(); ++i) {
+    const Setting& x = spec.settings[i];
     std::string key;
     for (std::size_t c = 0; c < kKeyColumns.size(); ++c)
-      if (!variant.count(kKeyColumns[c])) key += spec.settings[i].values[c] + ",";
+      if (!variant.count(kKeyColumns[c])) key += x.values[c] + ",";
     config[i] = first_seen.emplace(key, i).first->second;
+    const auto shape = std::make_pair(x.value("topology"), x.nodes);
+    auto it = diameters.find(shape);
+    if (it == diameters.end()) {
+      int d = 0;  // a topology that does not build fails its own runs; it just goes first here
+      try {
+        d = diffusion::diameter(diffusion::make_topology(shape.first, shape.second));
+      } catch (const Error&) {
+      }
+      it = diameters.emplace(shape, d).first;
+    }
+    diameter[i] = it->second;
   }
+  // Fewest nodes first; among equal counts the smallest diameter first (diffusion needs iterations
+  // that grow with it: at 256 nodes a torus run takes seconds, a line run minutes), so that a partial
+  // campaign holds the most complete comparisons.
   std::stable_sort(todo.begin(), todo.end(), [&](std::size_t a, std::size_t b) {
     const int na = spec.settings[a].nodes, nb = spec.settings[b].nodes;
-    return na != nb ? na < nb : config[a] < config[b];
+    if (na != nb) return na < nb;
+    if (diameter[a] != diameter[b]) return diameter[a] < diameter[b];
+    return config[a] < config[b];
   });
   return todo;
 }

@@ -23,7 +23,8 @@ void add_options(CLI::App& app, Options& o) {
                  "start no run after this many wall seconds (0: no limit): a piece; run again to resume")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("--smallest-first", o.smallest_first,
-               "run the fewest nodes first, each configuration's variants together (partial results compare)");
+               "run the fewest nodes first, then the smallest topology diameter (the cheapest), each configuration's "
+               "variants together (partial results compare)");
   app.add_option("--max-nodes", o.max_nodes,
                  "run and summarise only the settings with at most this many nodes")
       ->check(CLI::Range(1, 1 << 24));

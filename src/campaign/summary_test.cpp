@@ -136,7 +136,8 @@ TEST(CampaignSummary, WinsPerTopology) {
 
 }  // namespace
 
-// A partial local campaign holds complete comparisons: fewest nodes first, variants together.
+// A partial local campaign holds complete comparisons: fewest nodes first, then the smallest
+// diameter (the cheapest runs: the torus before the line), variants together.
 TEST(CampaignOrder, SmallestFirstKeepsVariantsTogether) {
   const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_order_spec.json";
   std::ofstream(path) << R"({"spec_version": "s", "strategies": ["besteffort:1", "makhoul"],
@@ -155,6 +156,10 @@ TEST(CampaignOrder, SmallestFirstKeepsVariantsTogether) {
   for (std::size_t k = 0; k < order.size(); ++k) {
     if (k == 0) continue;
     EXPECT_LE(spec.settings[order[k - 1]].nodes, spec.settings[order[k]].nodes);
+    if (spec.settings[order[k - 1]].nodes == spec.settings[order[k]].nodes) {  // torus (diameter 4 or 8) before line
+      EXPECT_FALSE(spec.settings[order[k - 1]].value("topology") == "line" &&
+                   spec.settings[order[k]].value("topology") == "torus");
+    }
     if (configuration(order[k - 1]) != configuration(order[k])) {
       EXPECT_TRUE(closed.insert(configuration(order[k - 1])).second);
       EXPECT_FALSE(closed.count(configuration(order[k])));

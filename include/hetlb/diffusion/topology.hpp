@@ -23,6 +23,10 @@ Topology torus_topology(int nodes);  // rows = largest divisor of nodes not abov
 Topology hypercube_topology(int nodes);
 Topology complete_topology(int nodes);
 
+// The longest shortest path between two nodes (hops; 0 for one node, -1 if disconnected). Diffusion
+// needs a number of balancing iterations that grows with it (the campaign runs small ones first).
+int diameter(const Topology& t);
+
 // Edge-list file: one "u v" per line (0-based node ids, u lists v as a neighbour), '#' comments.
 // Each edge must appear in both directions; no self loops, no duplicates, connected.
 Topology read_edge_list(const std::string& path, int nodes);

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
-#include <queue>
 
 #include "hetlb/diffusion/strategy.hpp"
 #include "hetlb/diffusion/topology.hpp"
@@ -33,24 +32,6 @@ bool step(const Strategy& s, const Topology& t, std::vector<double>& x, int i) {
     moved = true;
   }
   return moved;
-}
-
-int diameter(const Topology& t) {
-  int d = 0;
-  for (int s = 0; s < t.size(); ++s) {
-    std::vector<int> dist(t.size(), -1);
-    std::queue<int> q;
-    dist[s] = 0;
-    q.push(s);
-    while (!q.empty()) {
-      const int u = q.front();
-      q.pop();
-      for (int v : t.neighbours[u])
-        if (dist[v] < 0) dist[v] = dist[u] + 1, q.push(v);
-    }
-    d = std::max(d, *std::max_element(dist.begin(), dist.end()));
-  }
-  return d;
 }
 
 double domain_spread(const Topology& t, const std::vector<double>& x, int i) {

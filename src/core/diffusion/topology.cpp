@@ -127,4 +127,27 @@ void validate_topology(const Topology& t, const std::string& origin) {
   }
 }
 
+int diameter(const Topology& t) {
+  const int n = t.size();
+  int longest = 0;
+  std::vector<int> distance(static_cast<std::size_t>(n)), queue(static_cast<std::size_t>(n));
+  for (int source = 0; source < n; ++source) {  // one breadth-first search per node
+    std::fill(distance.begin(), distance.end(), -1);
+    distance[static_cast<std::size_t>(source)] = 0;
+    std::size_t head = 0, tail = 0;
+    queue[tail++] = source;
+    while (head < tail) {
+      const int i = queue[head++];
+      for (int j : t.neighbours[static_cast<std::size_t>(i)])
+        if (distance[static_cast<std::size_t>(j)] < 0) {
+          distance[static_cast<std::size_t>(j)] = distance[static_cast<std::size_t>(i)] + 1;
+          queue[tail++] = j;
+        }
+    }
+    if (tail != static_cast<std::size_t>(n)) return -1;
+    longest = std::max(longest, distance[queue[tail - 1]]);
+  }
+  return longest;
+}
+
 }  // namespace hetlb::diffusion

@@ -60,6 +60,21 @@ TEST(Topology, Complete) {
   EXPECT_FALSE(error_of("line", 1).empty());
 }
 
+// Diameters against the known formulas (line N - 1, ring N / 2, torus R / 2 + C / 2, hypercube d).
+TEST(Topology, Diameter) {
+  EXPECT_EQ(diameter(make_topology("line", 2)), 1);
+  EXPECT_EQ(diameter(make_topology("line", 64)), 63);
+  EXPECT_EQ(diameter(make_topology("ring", 9)), 4);
+  EXPECT_EQ(diameter(make_topology("ring", 10)), 5);
+  EXPECT_EQ(diameter(make_topology("torus", 64)), 8);   // 8 x 8
+  EXPECT_EQ(diameter(make_topology("torus", 24)), 5);   // 4 x 6
+  EXPECT_EQ(diameter(make_topology("hypercube", 256)), 8);
+  EXPECT_EQ(diameter(make_topology("complete", 5)), 1);
+  Topology split;
+  split.neighbours = {{1}, {0}, {3}, {2}};
+  EXPECT_EQ(diameter(split), -1);
+}
+
 TEST(EdgeList, ReadsASymmetricConnectedGraph) {
   const auto path = write_temp("ok.txt", "# square\n0 1\n1 0\n1 2\n2 1\n2 3\n3 2\n3 0\n0 3\n");
   const auto t = make_topology(path, 0);
