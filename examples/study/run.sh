@@ -15,8 +15,10 @@ PIECE_SECONDS=${PIECE_SECONDS:-3600}
 SIZES=${SIZES:-16 64 256 1024}
 OUT=${OUT:-docs/study}
 AFTER_PIECE=${AFTER_PIECE:-}
+# The cheap specs first at each size: short runs (50 tau) and fixed durations (100 tau) answer their
+# questions long before the convergence runs (up to 20,000 tau each) are done.
 if [ $# -eq 0 ]; then
-  set -- examples/study/convergence.json examples/study/short.json examples/study/fixed-duration.json \
+  set -- examples/study/short.json examples/study/fixed-duration.json examples/study/convergence.json \
     examples/study/convergence-1024.json
 fi
 mkdir -p "$OUT"
