@@ -93,7 +93,8 @@ class Transfer {
     int bytes = 0;
     MPI_Get_count(&status, MPI_BYTE, &bytes);
     std::vector<char> scratch(static_cast<std::size_t>(bytes) + 1);
-    received(note(MPI_Mrecv(scratch.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv") ? MPI_SUCCESS : MPI_ERR_OTHER, status);
+    const bool drained = note(MPI_Mrecv(scratch.data(), bytes, MPI_BYTE, &message, MPI_STATUS_IGNORE), "MPI_Mrecv");
+    received(drained ? MPI_SUCCESS : MPI_ERR_OTHER, status);
   }
 
   // Did the whole block come? (A failed send arrives as an empty message.)
@@ -199,7 +200,8 @@ class Transfer {
       return v;
     }
     // Its send type's size: the block's length over its count (longer than planned: truncated here).
-    const int s = peer_truncated_ ? (recv_size_ == kNone ? 1 : recv_size_ + 1) : static_cast<int>(peer_bytes_ / count);
+    const int s =
+        peer_truncated_ ? (recv_size_ == kNone ? 1 : recv_size_ + 1) : static_cast<int>(peer_bytes_ / count);
     v[1] = s, v[2] = -s;
     return v;
   }
