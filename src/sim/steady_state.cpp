@@ -20,7 +20,8 @@ namespace {
 bool is_fixed_point(const World& w) {
   if (w.in_flight > 0 || w.ctrl_in_flight > 0) return false;
   for (const Node& n : w.nodes) {
-    if (n.waiting && n.state.real() > 0) return false;  // about to compute
+    // Computing, or waiting for data: a node without load still in its last iteration is neither yet.
+    if (n.waiting != !(n.state.real() > 0)) return false;
     if (!n.ctrl_fifo.empty() || n.state.pending() > 0 || n.state.owed_total() > 0) return false;
     for (double t : n.state.plan(w.config.strategy))
       if (t > 0) return false;
