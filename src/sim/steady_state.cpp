@@ -47,8 +47,8 @@ void fast_forward(World& w) {
   std::vector<Cadence> cadence;
   double end = now;
   for (const Node& n : w.nodes) {
-    if (n.waiting) {  // no load: no iteration until the end, and no convergence
-      cadence.push_back({w.time_limit + 1, 1});
+    if (n.waiting) {  // no load: no iteration until the end (its cadence is unused), and no convergence
+      cadence.push_back({0, 0});
       end = w.time_limit;
       continue;
     }
@@ -61,7 +61,7 @@ void fast_forward(World& w) {
       continue;
     }
     // In the band from the next record on (a streak already running goes on, else one starts there).
-    const long need = w.tracker.iterations() - (w.tracker.streak(n.id) > 0 ? w.tracker.streak(n.id) : 0);
+    const long need = w.tracker.iterations() - w.tracker.streak(n.id);
     if (need > 0) end = std::max(end, first + static_cast<double>(need - 1) * period);
   }
   end = std::min(end, w.time_limit);
