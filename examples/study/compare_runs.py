@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Checks that a hetlb build reproduces diffusion results (runs `hetlb simulate diffusion`, ships nothing).
+
+  compare_runs.py rows HETLB RESULTS.csv FILTER N [SEED]
+      reruns N rows of a campaign results file drawn at random among those FILTER keeps (a Python
+      expression on the row `r`, e.g. "r['nodes'] == '64' and r['integer'] == 'true'") and compares
+      every recorded metric (relative 1e-6; wall time aside)
+  compare_runs.py builds OLD_HETLB NEW_HETLB N [SEED]
+      runs N random small settings (4 to 16 nodes, every strategy, integer or real, both phases) with
+      two builds and compares their JSON outputs (relative 1e-9; wall time, events and
+      streaks_computed aside)
+Prints one line per difference and a total; exit status 1 if any differs.
+"""
+import csv
+import json
+import random
+import subprocess
+import sys
+
+METRICS = ['converged_nodes', 'avg_idle_time', 'avg_convergence_date', 'max_convergence_date',
+           'data_transfer_amount', 'computed_load', 'ctrl_messages', 'data_messages', 'simulated_time']
+SKIPPED = {'wall_seconds', 'events', 'events_per_wall_second', 'streaks_computed'}
+
+
+def run(hetlb, args):
+    p = subprocess.run([hetlb, 'simulate', 'diffusion', *args, '--format', 'json'], capture_output=True, text=True)
+    return json.loads(p.stdout) if p.returncode == 0 else {'error': p.stderr.strip()}
+
+
+def differ(a, b, tolerance):
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return abs(a - b) > tolerance * max(1.0, abs(a))
+    return a != b
+
+
+def row_args(r):
+    args = ['--platform', r['platform'], '--nodes', r['nodes'], '--topology', r['topology'], '--initial', r['initial'],
+            '--ratio', r['ratio'], '--seed', r['seed'], '--strategy', r['strategy'], '--k', r['k'],
+            '--estimates', r['estimates'], '--iterations', r['iterations'], '--load-per-node', r['load_per_node']]
+    if r['time_limit'] not in ('', '0'):
+        args += ['--time-limit', r['time_limit']]
+    if r['virtual_load'] == 'true':
+        args.append('--virtual-load')
+    if r['integer'] == 'true':
+        args.append('--integer')
+    if r['spec_version'].endswith('+staggered'):
+        args += ['--lb-phase', 'staggered']
+    return args
+
+
+def compare_rows(hetlb, path, keep, n, seed):
+    rows = [r for r in csv.DictReader(open(path)) if eval(keep, {}, {'r': r})]
+    random.seed(seed)
+    sample = random.sample(rows, min(n, len(rows)))
+    bad = 0
+    for r in sample:
+        out = run(hetlb, row_args(r))
+        diffs = []
+        for k in METRICS:
+            recorded = r[k]
+            got = out.get(k)
+            if recorded in ('', 'nan') and got is None:
+                continue
+            try:
+                if differ(float(recorded), float(got), 1e-6):
+                    diffs.append((k, recorded, got))
+            except (TypeError, ValueError):
+                diffs.append((k, recorded, got))
+        if diffs:
+            bad += 1
+            print(' '.join(row_args(r)), diffs)
+    print(f'{len(sample)} rows rerun, {bad} different')
+    return bad
+
+
+def random_args(rng):
+    nodes = rng.choice([4, 6, 8, 9, 12, 16])
+    topologies = ['line', 'ring', 'complete', 'torus'] + (['hypercube'] if nodes in (4, 8, 16) else [])
+    args = ['--nodes', str(nodes), '--topology', rng.choice(topologies), '--initial', rng.choice(['single', 'random']),
+            '--strategy', rng.choice(['besteffort', 'makhoul', 'simple', 'none']), '--k', str(rng.choice([1, 2])),
+            '--ratio', str(rng.choice([10, 1, 0.1])), '--seed', str(rng.randint(1, 50)),
+            '--load-per-node', str(rng.choice([1, 2, 3, 10, 100])), '--iterations', str(rng.choice([20, 200, 2000])),
+            '--lb-phase', rng.choice(['aligned', 'staggered'])]
+    if rng.random() < 0.6:
+        args.append('--integer')
+    if rng.random() < 0.5:
+        args.append('--virtual-load')
+    if rng.random() < 0.3:
+        args += ['--platform', 'grid']
+    return args
+
+
+def compare_builds(old, new, n, seed):
+    rng = random.Random(seed)
+    bad = 0
+    for _ in range(n):
+        args = random_args(rng)
+        a, b = run(old, args), run(new, args)
+        diffs = [(k, a[k], b.get(k)) for k in a if k not in SKIPPED and differ(a[k], b.get(k), 1e-9)]
+        if diffs:
+            bad += 1
+            print(' '.join(args), diffs[:4])
+    print(f'{n} settings, {bad} different')
+    return bad
+
+
+if __name__ == '__main__':
+    a = sys.argv[1:]
+    if len(a) >= 5 and a[0] == 'rows':
+        bad = compare_rows(a[1], a[2], a[3], int(a[4]), int(a[5]) if len(a) > 5 else 1)
+    elif len(a) >= 4 and a[0] == 'builds':
+        bad = compare_builds(a[1], a[2], int(a[3]), int(a[4]) if len(a) > 4 else 1)
+    else:
+        sys.exit(__doc__)
+    sys.exit(1 if bad else 0)
