@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -72,6 +73,12 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   // The default matrix: 2 x 2 x 2 x 2 x 4 x 3 x 2 x 3 x 4 strategies = 2304 settings, more than 1000.
   expect_refused(R"({"spec_version": 1})", "2304 settings; expected at most 1000 without --yes");
   EXPECT_EQ(hetlb(tmp("missing.json")), 1);
+  expect_refused(R"({"spec_version": 1, "min_lb_iter": [0]})", "\"min_lb_iter\" = 0.0; expected non-zero durations");
+  const std::string dir = tmp("a-directory.json");
+  std::filesystem::create_directories(dir);
+  std::string err;
+  EXPECT_EQ(hetlb(dir, &err), 1);
+  EXPECT_NE(err.find("is a directory; expected a JSON specification"), std::string::npos) << err;
 }
 
 TEST(CampaignFaults, RefusesResultsOfAnotherSpecVersion) {

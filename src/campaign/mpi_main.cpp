@@ -15,10 +15,12 @@
 
 #include "campaign.hpp"
 #include "hetlb/error.hpp"
+#include "number_checks.hpp"
 #include "options.hpp"
 
 namespace {
 using namespace hetlb::campaign;
+using hetlb::cli::positive;
 
 constexpr int kToMaster = 1, kToWorker = 2, kHeartbeat = 3, kVerdict = 4;
 constexpr char kSep = '\x1f';
@@ -161,7 +163,7 @@ int main(int argc, char** argv) {
   double heartbeat = 10;
   app.add_option("--heartbeat", heartbeat, "seconds between a running worker's signs of life; silent 5 times "
                                            "as long, it is taken for dead (with mpirun --enable-recovery)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->capture_default_str();
   try {
     app.parse(argc, argv);

@@ -1,9 +1,13 @@
 // Command-line options shared by `hetlb campaign` and `hetlb-campaign`.
+#include "number_checks.hpp"
 #include "options.hpp"
 
 #include <fmt/format.h>
 
 namespace hetlb::campaign {
+
+using cli::non_negative;
+using cli::positive;
 
 void add_options(CLI::App& app, Options& o) {
   app.add_option("spec", o.spec,
@@ -18,10 +22,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--retry", o.retry, "rerun the settings recorded as timeout or failed");
   app.add_option("--max-runs", o.max_runs,
                  "start at most this many runs (0: all), then stop: a piece; run again to resume")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   app.add_option("--budget", o.budget,
                  "start no run after this many wall seconds (0: no limit): a piece; run again to resume")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   app.add_flag("--smallest-first", o.smallest_first,
                "run the fewest nodes first, then the smallest topology diameter (the cheapest), each configuration's "
                "variants together (partial results compare)");

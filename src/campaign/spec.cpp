@@ -14,6 +14,7 @@
 
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 
 namespace hetlb::campaign {
 
@@ -95,8 +96,9 @@ std::string read_version(const Reader& r) {
 }  // namespace
 
 Spec read_spec(const std::string& path) {
+  if (const std::string why = unreadable_reason(path); !why.empty())
+    throw Error(fmt::format("campaign \"{}\": {}; expected a JSON specification", path, why));
   std::ifstream in(path);
-  if (!in) throw Error(fmt::format("campaign \"{}\": no such file; expected a JSON specification", path));
   json spec;
   try {
     spec = json::parse(in);
@@ -191,8 +193,8 @@ Spec read_spec(const std::string& path) {
                fmt::format("positive durations in mode {} (the date at which runs end)", s.mode));
   const auto min_comp = r.checked<double>("min_comp_iter", {-1}, "durations (s; negative: tau/10)",
                                           [](double x) { return std::isfinite(x); });
-  const auto min_lb = r.checked<double>("min_lb_iter", {-1}, "durations (s; negative: tau)",
-                                        [](double x) { return std::isfinite(x); });
+  const auto min_lb = r.checked<double>("min_lb_iter", {-1}, "non-zero durations (s; negative: tau)",
+                                        [](double x) { return std::isfinite(x) && x != 0; });
 
   // Built-in topologies must fit every node count (hypercube: powers of 2, torus: not prime).
   for (const auto& t : topologies)

@@ -10,6 +10,7 @@
 
 #include "commands.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/scatter_gantt.hpp"
@@ -80,8 +81,9 @@ void apply_factor_option(const Platform& pf, const std::string& opt, std::vector
 
 // {"NAME": F} (computation) or {"NAME": {"compute": F, "comm": G}}.
 void apply_factors_file(const Platform& pf, const std::string& path, std::vector<scatter::CostFactors>& f) {
+  if (const std::string why = unreadable_reason(path); !why.empty())
+    throw Error(fmt::format("{}: cannot open the factors file: {}", path, why));
   std::ifstream in(path);
-  if (!in) throw Error(fmt::format("{}: cannot open the factors file", path));
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);

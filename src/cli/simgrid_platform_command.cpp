@@ -14,6 +14,7 @@
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/io/simgrid_platform.hpp"
 #include "hetlb/sim/platform.hpp"
+#include "number_checks.hpp"
 #include "output_file.hpp"
 
 namespace hetlb::cli {
@@ -59,10 +60,10 @@ void add_simgrid_platform_command(CLI::App& app) {
   sub->add_option("-o,--output", o->output, "XML file to write (default: standard output)");
   sub->add_option("--hostfile", o->hostfile, "also write the host names, one a line (processor k = rank k; node k)");
   sub->add_option("--flops-per-item", o->exp.flops_per_item, "work of one item in flops")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->excludes(study);
   sub->add_option("--bytes-per-item", o->exp.bytes_per_item, "size of one item in bytes")
-      ->check(CLI::PositiveNumber)
+      ->check(positive())
       ->excludes(study);
   sub->callback([o] { run(*o); });
 }

@@ -12,6 +12,7 @@
 #include "hetlb/error.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/load_curves.hpp"
+#include "number_checks.hpp"
 #include "simulate_diffusion.hpp"
 
 namespace hetlb::cli {
@@ -117,12 +118,17 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
       ->capture_default_str();
   sub->add_option("--time-limit", c.time_limit, "simulated seconds (0: 10 x iterations x tau)")
       ->capture_default_str();
-  sub->add_option("--min-comp-iter", c.min_comp_iter, "minimum computing iteration, s (default tau/10)");
-  sub->add_option("--min-lb-iter", c.min_lb_iter, "minimum load-balancing iteration, s (default tau)");
+  sub->add_option("--min-comp-iter", c.min_comp_iter, "minimum computing iteration, s (default, or negative: tau/10)")
+      ->check(number_check([](double v) { return std::isfinite(v); }, "a number of seconds (negative: tau/10)"));
+  sub->add_option("--min-lb-iter", c.min_lb_iter, "minimum load-balancing iteration, s (default, or negative: tau)")
+      ->check(number_check([](double v) { return std::isfinite(v) && v != 0; },
+                           "a non-zero number of seconds (negative: tau); the balancing takes no simulated time "
+                           "of its own"));
   sub->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
   sub->add_option("--trace", o->trace, "write each node's load over time (FILE.csv)");
-  sub->add_option("--trace-interval", c.trace_interval, "sampling period of --trace/--plot, s (default tau)");
+  sub->add_option("--trace-interval", c.trace_interval, "sampling period of --trace/--plot, s (default tau)")
+      ->check(positive());
   sub->add_option("--plot", o->plot, "draw each node's load over time (FILE.png or FILE.svg, gnuplot)");
   sub->callback([o] { run(*o); });
 }

@@ -6,10 +6,13 @@
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 
 namespace hetlb::io::detail {
 
 std::string read_text_file(const std::string& path, const std::string& what) {
+  if (const std::string why = unreadable_reason(path); !why.empty())
+    throw Error(fmt::format("{}: cannot open the {} file: {}", path, what, why));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(fmt::format("{}: cannot open the {} file", path, what));
   std::ostringstream buf;

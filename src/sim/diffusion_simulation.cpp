@@ -31,6 +31,16 @@ void check_config(const DiffusionConfig& c) {
   if (c.convergence_iterations < 1)
     throw Error(fmt::format("--iterations {}: expected at least 1", c.convergence_iterations));
   if (!(c.strategy.k >= 1)) throw Error(fmt::format("--k {}: expected k >= 1", c.strategy.k));
+  // Negative minimum iterations stand for the defaults (tau/10, tau). A balancing activity with no
+  // minimum iteration would repeat at one date forever (its decisions take no simulated time).
+  if (c.min_lb_iter == 0 || !std::isfinite(c.min_lb_iter))
+    throw Error(fmt::format("--min-lb-iter {}: expected a positive duration (s); the balancing activity takes no "
+                            "simulated time of its own",
+                            c.min_lb_iter));
+  if (!std::isfinite(c.min_comp_iter))
+    throw Error(fmt::format("--min-comp-iter {}: expected a non-negative duration (s)", c.min_comp_iter));
+  if (std::isnan(c.trace_interval))
+    throw Error("--trace-interval nan: expected a positive duration (s)");
   if (c.time_limit < 0 || !std::isfinite(c.time_limit))
     throw Error(fmt::format("--time-limit {}: expected a non-negative number of seconds", c.time_limit));
 }
@@ -68,8 +78,6 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   w.min_comp = config.min_comp_iter >= 0 ? config.min_comp_iter : w.tau / 10;
   w.min_lb = config.min_lb_iter >= 0 ? config.min_lb_iter : w.tau;
   w.time_limit = config.time_limit > 0 ? config.time_limit : 10.0 * config.convergence_iterations * w.tau;
-  if (w.min_lb <= 0 && w.min_comp <= 0)
-    throw Error("--min-lb-iter and --min-comp-iter are both 0; expected a positive minimum iteration time");
   if (w.config.trace_interval < 0) w.config.trace_interval = w.tau;
   w.tracker = diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
   w.drained = s4u::ConditionVariable::create();

@@ -242,6 +242,10 @@ TEST(Diffusion, RefusesBadInputInOneLine) {
   c.topology = "ring";
   o = run_forked(c);
   EXPECT_NE(o.error.find("no such file"), std::string::npos) << o.error;
+  c = small("besteffort", 1, false, false);
+  c.min_lb_iter = 0;  // would balance forever at one date
+  o = run_forked(c);
+  EXPECT_NE(o.error.find("--min-lb-iter 0: expected a positive duration"), std::string::npos) << o.error;
 }
 
 }  // namespace

@@ -13,17 +13,15 @@
 #include "hetlb/error.hpp"
 #include "hetlb/sim/grid5000.hpp"
 #include "hetlb/sim/platform.hpp"
+#include "hetlb/input_file.hpp"
 #include "platform_loading.hpp"
 
 namespace hetlb::sim::detail {
 
 namespace {
 void load_file(const simgrid::s4u::Engine& engine, const std::string& path) {
-  {
-    std::ifstream probe(path);
-    if (!probe)
-      throw Error(fmt::format("platform \"{}\": no such file; expected cluster, grid or a SimGrid XML file", path));
-  }
+  if (const std::string why = unreadable_reason(path); !why.empty())
+    throw Error(fmt::format("platform \"{}\": {}; expected cluster, grid or a SimGrid XML file", path, why));
   try {
     engine.load_platform(path);
   } catch (const std::exception& e) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -108,6 +109,17 @@ TEST(SimulateCli, RefusesBadInput) {
   expect_refused("--platform " + xml, "bad.xml");
   expect_refused("--platform nowhere.xml", "no such file");
   expect_refused("--initial nowhere.txt", "no such file");
+  // A directory where a file is expected is named as such (it opens for reading on Linux).
+  const std::string dir = tmp("a-directory");
+  std::filesystem::create_directories(dir);
+  expect_refused("--platform " + dir, "is a directory");
+  expect_refused("--initial " + dir, "is a directory");
+  expect_refused("--topology " + dir, "is a directory");
+  // A balancing activity with no minimum iteration would repeat at one date forever: refused, not hung.
+  expect_refused("--min-lb-iter 0", "--min-lb-iter: value 0: expected a non-zero number of seconds");
+  expect_refused("--min-comp-iter inf", "--min-comp-iter: value inf: expected a number of seconds");
+  expect_refused("--trace-interval 0 --trace " + tmp("never.csv"), "--trace-interval: value 0");
+  EXPECT_FALSE(std::ifstream(tmp("never.csv")).good());
   expect_refused("--k 0.5", "k >= 1");
   expect_refused("--ratio 0", "--ratio");
   const std::string png = tmp("refused.png"), gif = tmp("refused.gif");

@@ -7,15 +7,16 @@
 
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 
 namespace hetlb::diffusion {
 
 Topology read_edge_list(const std::string& path, int nodes) {
+  if (const std::string why = unreadable_reason(path); !why.empty())
+    throw Error(fmt::format("topology \"{}\": {}; expected line, ring, torus, hypercube, complete or an "
+                            "edge-list file",
+                            path, why));
   std::ifstream in(path);
-  if (!in)
-    throw Error(fmt::format("topology \"{}\": no such file; expected line, ring, torus, hypercube, complete "
-                            "or an edge-list file",
-                            path));
   std::vector<std::pair<int, int>> edges;
   std::string line;
   int max_id = -1;

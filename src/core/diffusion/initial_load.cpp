@@ -11,6 +11,7 @@
 
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 
 namespace hetlb::diffusion {
 
@@ -44,8 +45,9 @@ std::vector<double> random_load(int nodes, double total, bool integer, std::uint
 }  // namespace
 
 std::vector<double> read_initial_load(const std::string& path, int nodes, bool integer) {
+  if (const std::string why = unreadable_reason(path); !why.empty())
+    throw Error(fmt::format("initial load \"{}\": {}; expected single, random or a file", path, why));
   std::ifstream in(path);
-  if (!in) throw Error(fmt::format("initial load \"{}\": no such file; expected single, random or a file", path));
   std::vector<double> load;
   std::string line;
   for (int lineno = 1; std::getline(in, line); ++lineno) {

@@ -1,0 +1,13 @@
+// Whether a path names a file hetlb can read, and why not: every reader of a user's file (platforms,
+// topologies, initial loads, campaign specs, factors) names the same reasons.
+#pragma once
+
+#include <string>
+
+namespace hetlb {
+
+// "" when `path` is a readable file (or a named pipe), else "no such file", "is a directory" or
+// "cannot be read (<the system's reason>)".
+std::string unreadable_reason(const std::string& path);
+
+}  // namespace hetlb
