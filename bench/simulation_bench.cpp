@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -19,7 +20,7 @@
 namespace {
 
 struct Measure {
-  double events = 0, wall = 0, simulated = 0, cpu = 0;
+  double events = 0, wall = 0, simulated = 0, cpu = 0, dates = 0;
 };
 
 double cpu_seconds() {
@@ -64,32 +65,48 @@ void report(benchmark::State& state, const Measure& m) {
   state.counters["events_per_cpu_s"] = m.events / m.cpu;
   state.counters["cpu_s"] = m.cpu;
   state.counters["wall_s"] = m.wall;
+  state.counters["dates_per_event"] = m.dates / m.events;
   if (m.simulated > 0) state.counters["simulated_s"] = m.simulated;
 }
 
+// Arg 1: 0 synchronised (a round of the ring at one date), 1 desynchronised (a date per message).
 void BM_S4uMessageLoop(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
+  const bool desynchronised = state.range(1) != 0;
   for (auto _ : state)
-    report(state, in_child([nodes] {
-             const auto r = hetlb::sim::bare_message_loop(nodes, 200000 / nodes + 20);
-             return Measure{static_cast<double>(r.events), r.wall_seconds, 0};
+    report(state, in_child([nodes, desynchronised] {
+             const auto r = hetlb::sim::bare_message_loop(nodes, 200000 / nodes + 20, desynchronised);
+             return Measure{static_cast<double>(r.events), r.wall_seconds, 0, 0, static_cast<double>(r.dates)};
            }));
 }
 
-// Convergence streak shortened to 100 iterations so the benchmark stays short; the README's wall
-// times use the paper's 2000 (hetlb simulate diffusion defaults).
+// Convergence streak shortened to 100 iterations so the benchmark stays short (the README's wall
+// times use the paper's 2000). Below 256 nodes, 256 / nodes runs (seeds 1, 2, ...) are summed, so that
+// every size simulates some 10^5 events, enough for the CPU clock's resolution.
 void BM_Diffusion(benchmark::State& state) {
   const int nodes = static_cast<int>(state.range(0));
-  for (auto _ : state)
-    report(state, in_child([nodes] {
-             hetlb::sim::DiffusionConfig c;
-             c.nodes = nodes;
-             c.topology = "torus";
-             c.initial = "random";
-             c.convergence_iterations = 100;
-             const auto r = hetlb::sim::simulate_diffusion(c);
-             return Measure{static_cast<double>(r.events), r.metrics.wall_seconds, r.metrics.simulated_time};
-           }));
+  for (auto _ : state) {
+    Measure sum;
+    for (int seed = 1; seed <= std::max(1, 256 / nodes); ++seed) {
+      const Measure m = in_child([nodes, seed] {
+        hetlb::sim::DiffusionConfig c;
+        c.nodes = nodes;
+        c.topology = "torus";
+        c.initial = "random";
+        c.seed = static_cast<unsigned>(seed);
+        c.convergence_iterations = 100;
+        const auto r = hetlb::sim::simulate_diffusion(c);
+        return Measure{static_cast<double>(r.events), r.metrics.wall_seconds, r.metrics.simulated_time, 0,
+                       static_cast<double>(r.dates)};
+      });
+      if (m.events <= 0) {
+        sum = {};
+        break;
+      }
+      sum.events += m.events, sum.wall += m.wall, sum.simulated += m.simulated, sum.cpu += m.cpu, sum.dates += m.dates;
+    }
+    report(state, sum);
+  }
 }
 
 // The 1024-node torus of the README (best effort, random load, ratio 1) to convergence with the
@@ -120,15 +137,23 @@ void BM_DiffusionToConvergence(benchmark::State& state) {
   }
 }
 
-BENCHMARK(BM_S4uMessageLoop)->Arg(16)->Arg(64)->Arg(256)->Arg(1024)->Iterations(1)->UseManualTime()
+BENCHMARK(BM_S4uMessageLoop)->ArgsProduct({{16, 64, 256, 1024}, {0, 1}})->Iterations(1)->UseManualTime()
     ->Unit(benchmark::kSecond);
 BENCHMARK(BM_Diffusion)->Arg(16)->Arg(64)->Arg(256)->Arg(1024)->Iterations(1)->UseManualTime()
     ->Unit(benchmark::kSecond);
 
-HETLB_RATIO("BM_S4uMessageLoop/16/iterations:1/manual_time", "BM_Diffusion/16/iterations:1/manual_time");
-HETLB_RATIO("BM_S4uMessageLoop/64/iterations:1/manual_time", "BM_Diffusion/64/iterations:1/manual_time");
-HETLB_RATIO("BM_S4uMessageLoop/256/iterations:1/manual_time", "BM_Diffusion/256/iterations:1/manual_time");
-HETLB_RATIO("BM_S4uMessageLoop/1024/iterations:1/manual_time", "BM_Diffusion/1024/iterations:1/manual_time");
+HETLB_RATIO("BM_S4uMessageLoop/16/0/iterations:1/manual_time", "BM_Diffusion/16/iterations:1/manual_time");
+HETLB_DATE_MATCHED("BM_S4uMessageLoop/16/0/iterations:1/manual_time", "BM_S4uMessageLoop/16/1/iterations:1/manual_time",
+                   "BM_Diffusion/16/iterations:1/manual_time");
+HETLB_RATIO("BM_S4uMessageLoop/64/0/iterations:1/manual_time", "BM_Diffusion/64/iterations:1/manual_time");
+HETLB_DATE_MATCHED("BM_S4uMessageLoop/64/0/iterations:1/manual_time", "BM_S4uMessageLoop/64/1/iterations:1/manual_time",
+                   "BM_Diffusion/64/iterations:1/manual_time");
+HETLB_RATIO("BM_S4uMessageLoop/256/0/iterations:1/manual_time", "BM_Diffusion/256/iterations:1/manual_time");
+HETLB_DATE_MATCHED("BM_S4uMessageLoop/256/0/iterations:1/manual_time", "BM_S4uMessageLoop/256/1/iterations:1/manual_time",
+                   "BM_Diffusion/256/iterations:1/manual_time");
+HETLB_RATIO("BM_S4uMessageLoop/1024/0/iterations:1/manual_time", "BM_Diffusion/1024/iterations:1/manual_time");
+HETLB_DATE_MATCHED("BM_S4uMessageLoop/1024/0/iterations:1/manual_time", "BM_S4uMessageLoop/1024/1/iterations:1/manual_time",
+                   "BM_Diffusion/1024/iterations:1/manual_time");
 
 BENCHMARK(BM_DiffusionToConvergence)->Arg(0)->Arg(1)->Iterations(1)->UseManualTime()->Unit(benchmark::kSecond);
 HETLB_RATIO("BM_DiffusionToConvergence/0/iterations:1/manual_time",

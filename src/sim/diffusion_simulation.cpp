@@ -117,6 +117,8 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   if (w.config.trace_interval > 0)
     s4u::Actor::create("trace", hosts.front(), [&w] { detail::trace_activity(w); })->daemonize();
 
+  static std::uint64_t dates = 0;  // one engine per process
+  s4u::Engine::on_time_advance_cb([](double) { ++dates; });
   w.wall_start = w.last_progress = wall_now();
   engine->run();
   const double wall = wall_now() - w.wall_start;
@@ -167,6 +169,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   m.simulated_time = w.finish_date;
   m.wall_seconds = wall;
   // Events actually simulated: iterations computed by the steady-state shortcut are not events.
+  r.dates = dates;
   r.events = m.computing_iterations + m.balancing_iterations + m.ctrl_messages + m.data_messages - w.computed_iterations;
   diffusion::check_conservation(m.initial_total_load, m.final_total_load, config.strategy.integer);
   return r;

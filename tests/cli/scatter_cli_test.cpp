@@ -97,6 +97,8 @@ TEST_F(ScatterCli, BadInputIsOneClearLine) {
   write("affine.json", R"({"items": 10, "processors": [{"name": "a", "compute": {"latency": 1, "per_item": 1}, "comm": {"per_item": 0}},
                                                        {"name": "b", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})");
   expect_refusal("scatter missing.json", "missing.json: cannot open");
+  std::filesystem::create_directories(dir / "a-directory.json");
+  expect_refusal("scatter a-directory.json", "a-directory.json: cannot open the platform file: is a directory");
   expect_refusal("scatter bad.json", "bad.json: malformed JSON");
   expect_refusal("scatter dup.json", "duplicate processor name 'a'");
   expect_refusal("scatter table.json", "expected increasing x");

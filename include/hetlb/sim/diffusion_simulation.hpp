@@ -68,6 +68,7 @@ struct DiffusionResult {
   std::vector<std::string> hosts;         // host of each node
   std::string topology_name;
   std::uint64_t events = 0;  // simulated computing + balancing iterations + messages
+  std::uint64_t dates = 0;   // distinct simulated dates (SimGrid engine rounds that advance the clock)
   double tau = 0, time_limit = 0;
   bool fast_forwarded = false;  // the end of the streaks was computed, not simulated
   std::vector<LoadSample> trace;
