@@ -1,3 +1,4 @@
+// Why a user's input file cannot be read (input_file.hpp).
 #include "hetlb/input_file.hpp"
 
 #include <cerrno>

@@ -1,14 +1,16 @@
 #include "hetlb/input_file.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 namespace {
 
 TEST(InputFile, NamesWhyAPathCannotBeRead) {
-  const auto dir = std::filesystem::temp_directory_path() / "hetlb-input-file-test";
+  const auto dir = std::filesystem::temp_directory_path() / ("hetlb-input-file-test-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   const auto file = dir / "loads.txt";
   std::ofstream(file) << "1 2 3\n";

@@ -11,9 +11,9 @@
 #include <simgrid/s4u.hpp>
 
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 #include "hetlb/sim/grid5000.hpp"
 #include "hetlb/sim/platform.hpp"
-#include "hetlb/input_file.hpp"
 #include "platform_loading.hpp"
 
 namespace hetlb::sim::detail {
