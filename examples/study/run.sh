@@ -32,17 +32,21 @@ for nodes in $SIZES; do
     name=$(basename "$spec" .json)
     while :; do
       echo "== $(date -u '+%F %T') $spec, up to $nodes nodes: piece of $PIECE_SECONDS s on $JOBS jobs"
+      # Temporary files of this script's own (another run.sh on the same spec is refused by the
+      # results file's lock, and must not touch this one's summary).
+      summary="$OUT/$name.md.$$.tmp" log="$OUT/$name.log.$$.tmp"
       "$HETLB" campaign "$spec" -j "$JOBS" --yes --smallest-first --max-nodes "$nodes" --budget "$PIECE_SECONDS" \
-        --ranks "$OUT/$name-ranks.csv" --plot "$OUT/$name.svg" > "$OUT/$name.md.tmp" 2> "$OUT/$name.log.tmp" &
+        --ranks "$OUT/$name-ranks.csv" --plot "$OUT/$name.svg" > "$summary" 2> "$log" &
       child=$!
       wait "$child"
       status=$?
       child=""
-      cat "$OUT/$name.log.tmp"
-      mv "$OUT/$name.md.tmp" "$OUT/$name.md"
+      cat "$log"
+      # A refused or failed piece writes no summary: the last one stays.
+      if [ -s "$summary" ]; then mv "$summary" "$OUT/$name.md"; else rm -f "$summary"; fi
       if [ -n "$AFTER_PIECE" ]; then sh -c "$AFTER_PIECE"; fi
-      if grep -q "settings left" "$OUT/$name.log.tmp"; then rm -f "$OUT/$name.log.tmp"; continue; fi
-      rm -f "$OUT/$name.log.tmp"
+      if grep -q "settings left" "$log"; then rm -f "$log"; continue; fi
+      rm -f "$log"
       # Done (or stopped by bad input: the error line is above). Failed runs are recorded as such.
       [ $status -eq 0 ] || echo "== $spec: exit status $status"
       break
