@@ -74,6 +74,7 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused(R"({"spec_version": 1})", "2304 settings; expected at most 1000 without --yes");
   EXPECT_EQ(hetlb(tmp("missing.json")), 1);
   expect_refused(R"({"spec_version": 1, "min_lb_iter": [0]})", "\"min_lb_iter\" = 0.0; expected non-zero durations");
+  expect_refused(R"({"spec_version": 1, "min_comp_iter": [0]})", "\"min_comp_iter\" = 0.0; expected non-zero durations");
   const std::string dir = tmp("a-directory.json");
   std::filesystem::create_directories(dir);
   std::string err;

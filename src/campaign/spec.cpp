@@ -191,8 +191,8 @@ Spec read_spec(const std::string& path) {
       if (l <= 0)
         r.fail(in_tau ? "time_limit_tau" : "time_limit", json(l),
                fmt::format("positive durations in mode {} (the date at which runs end)", s.mode));
-  const auto min_comp = r.checked<double>("min_comp_iter", {-1}, "durations (s; negative: tau/10)",
-                                          [](double x) { return std::isfinite(x); });
+  const auto min_comp = r.checked<double>("min_comp_iter", {-1}, "non-zero durations (s; negative: tau/10)",
+                                          [](double x) { return std::isfinite(x) && x != 0; });
   const auto min_lb = r.checked<double>("min_lb_iter", {-1}, "non-zero durations (s; negative: tau)",
                                         [](double x) { return std::isfinite(x) && x != 0; });
 

@@ -31,14 +31,17 @@ void check_config(const DiffusionConfig& c) {
   if (c.convergence_iterations < 1)
     throw Error(fmt::format("--iterations {}: expected at least 1", c.convergence_iterations));
   if (!(c.strategy.k >= 1)) throw Error(fmt::format("--k {}: expected k >= 1", c.strategy.k));
-  // Negative minimum iterations stand for the defaults (tau/10, tau). A balancing activity with no
-  // minimum iteration would repeat at one date forever (its decisions take no simulated time).
+  // Negative minimum iterations stand for the defaults (tau/10, tau). With no minimum an activity
+  // could repeat at one date forever: a balancing iteration takes no simulated time of its own, and a
+  // computing iteration on a load of 1e-20 units ends within the clock's rounding.
   if (c.min_lb_iter == 0 || !std::isfinite(c.min_lb_iter))
     throw Error(fmt::format("--min-lb-iter {}: expected a positive duration (s); the balancing activity takes no "
                             "simulated time of its own",
                             c.min_lb_iter));
-  if (!std::isfinite(c.min_comp_iter))
-    throw Error(fmt::format("--min-comp-iter {}: expected a non-negative duration (s)", c.min_comp_iter));
+  if (c.min_comp_iter == 0 || !std::isfinite(c.min_comp_iter))
+    throw Error(fmt::format("--min-comp-iter {}: expected a positive duration (s); a computing iteration on a "
+                            "tiny load takes no simulated time",
+                            c.min_comp_iter));
   if (std::isnan(c.trace_interval))
     throw Error("--trace-interval nan: expected a positive duration (s)");
   if (c.time_limit < 0 || !std::isfinite(c.time_limit))

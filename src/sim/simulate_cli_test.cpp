@@ -117,7 +117,8 @@ TEST(SimulateCli, RefusesBadInput) {
   expect_refused("--topology " + dir, "is a directory");
   // A balancing activity with no minimum iteration would repeat at one date forever: refused, not hung.
   expect_refused("--min-lb-iter 0", "--min-lb-iter: value 0: expected a non-zero number of seconds");
-  expect_refused("--min-comp-iter inf", "--min-comp-iter: value inf: expected a number of seconds");
+  expect_refused("--min-comp-iter inf", "--min-comp-iter: value inf: expected a non-zero number of seconds");
+  expect_refused("--min-comp-iter 0", "--min-comp-iter: value 0: expected a non-zero number of seconds");
   expect_refused("--trace-interval 0 --trace " + tmp("never.csv"), "--trace-interval: value 0");
   EXPECT_FALSE(std::ifstream(tmp("never.csv")).good());
   expect_refused("--k 0.5", "k >= 1");
