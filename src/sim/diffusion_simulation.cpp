@@ -78,6 +78,12 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   const double total = diffusion::total_load(initial);
   const double average = total / n;
   w.tau = average * config.ratio * 1e-3;
+  // SimGrid resolves dates to 1e-9 s (its default timing precision): iterations of tau/10 must be
+  // well above that, or runs end at dates that mean nothing.
+  if (w.tau < 1e-6)
+    throw Error(fmt::format("average load {} x ratio {} gives tau = {} s; expected tau >= 1e-6 s (a larger load per "
+                            "node or ratio; dates are resolved to 1e-9 s)",
+                            average, config.ratio, w.tau));
   w.min_comp = config.min_comp_iter >= 0 ? config.min_comp_iter : w.tau / 10;
   w.min_lb = config.min_lb_iter >= 0 ? config.min_lb_iter : w.tau;
   w.time_limit = config.time_limit > 0 ? config.time_limit : 10.0 * config.convergence_iterations * w.tau;

@@ -119,6 +119,7 @@ TEST(SimulateCli, RefusesBadInput) {
   expect_refused("--min-lb-iter 0", "--min-lb-iter: value 0: expected a non-zero number of seconds");
   expect_refused("--min-comp-iter inf", "--min-comp-iter: value inf: expected a non-zero number of seconds");
   expect_refused("--min-comp-iter 0", "--min-comp-iter: value 0: expected a non-zero number of seconds");
+  expect_refused("--load-per-node 1e-300", "expected tau >= 1e-6 s");
   expect_refused("--trace-interval 0 --trace " + tmp("never.csv"), "--trace-interval: value 0");
   EXPECT_FALSE(std::ifstream(tmp("never.csv")).good());
   expect_refused("--k 0.5", "k >= 1");
