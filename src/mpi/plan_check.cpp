@@ -6,12 +6,15 @@
 //            and an MPI_ANY_TAG receive of the application left pending on the same communicator.
 //            Each call starts one agreement check on every rank.
 // unchecked: the same after hetlb_mpi_plan_set_checks(plan, 0): the same items, no agreement check.
+// in-place: the root passes MPI_IN_PLACE (scatter's receive buffer, gather's send buffer), checks on
+//            and off: every item arrives, the root's block untouched in place.
 // unchecked-type: checks off, rank size-1 receives 4-byte ints where the root sends 8-byte ones: no
 //            hang, an error on that rank (exit 0 when it, and only the ranks that see it, failed).
 // errhandler: a size mismatch reaches the error handler of the caller's communicator with a code that
 //            MPI_Error_class/MPI_Error_string know as hetlb's.
 // Bad input (exit 2 when every rank returned the same code, of the expected hetlb error; 1 otherwise):
 // size, missing, directory, root-range, root-differs, type, count, null-recv, null-send, null-gather,
+// in-place-elsewhere (a rank other than the root passes MPI_IN_PLACE),
 // freed, other-comm (C++: a distribution used on another communicator), quiet (no stderr line),
 // checks-differ (hetlb_mpi_plan_set_checks with different values).
 #include <algorithm>
@@ -154,6 +157,49 @@ int run_ok(const Options& o, int rank, int size) {
   return total ? 1 : 0;
 }
 
+// MPI_IN_PLACE at the root: its block is neither copied out (scatter) nor in (gather), and every
+// other item travels as usual; checks on, then off.
+int run_in_place(const Options& o, int rank, int size) {
+  hetlb_mpi_plan plan = HETLB_MPI_PLAN_NULL;
+  if (hetlb_mpi_plan_create(o.platform.c_str(), o.items, o.root, MPI_COMM_WORLD, &plan) != MPI_SUCCESS) return 1;
+  int count = 0;
+  long long offset = 0;
+  hetlb_mpi_plan_share(plan, &count, &offset);
+  const bool root = rank == o.root;
+  for (int checks = 1; checks >= 0; --checks) {
+    expect(hetlb_mpi_plan_set_checks(plan, checks) == MPI_SUCCESS, rank, "checks");
+    std::vector<std::int64_t> data(root ? static_cast<std::size_t>(o.items) : 0), mine(static_cast<std::size_t>(count));
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = value(static_cast<std::int64_t>(i));
+    expect(hetlb_mpi_plan_scatter(plan, data.data(), MPI_INT64_T, root ? MPI_IN_PLACE : mine.data(), MPI_INT64_T) ==
+               MPI_SUCCESS,
+           rank, "in-place scatter");
+    if (root)  // the root's block, read where it is
+      for (int j = 0; j < count; ++j) mine[static_cast<std::size_t>(j)] = data[static_cast<std::size_t>(offset + j)];
+    for (int j = 0; j < count; ++j)
+      if (mine[static_cast<std::size_t>(j)] != value(offset + j)) {
+        expect(false, rank, "item " + std::to_string(offset + j) + " scattered");
+        break;
+      }
+    // Gather f(x) back into data itself; the root's block is computed in place.
+    for (std::int64_t& x : mine) x = result(x);
+    if (root)
+      for (int j = 0; j < count; ++j) data[static_cast<std::size_t>(offset + j)] = mine[static_cast<std::size_t>(j)];
+    expect(hetlb_mpi_plan_gather(plan, root ? MPI_IN_PLACE : mine.data(), MPI_INT64_T, data.data(), MPI_INT64_T) ==
+               MPI_SUCCESS,
+           rank, "in-place gather");
+    for (std::size_t i = 0; i < data.size(); ++i)
+      if (data[i] != result(value(static_cast<std::int64_t>(i)))) {
+        expect(false, rank, "item " + std::to_string(i) + " gathered");
+        break;
+      }
+  }
+  hetlb_mpi_plan_free(&plan);
+  int total = 0;
+  MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("%s: %d ranks, %lld items, root %d, MPI_IN_PLACE at the root\n", total ? "FAILED" : "ok", size, o.items, o.root);
+  return total ? 1 : 0;
+}
+
 // A bad-input case: returns the code of the failing call on this rank, and the hetlb error expected.
 int bad_case(const Options& o, int rank, int size, int& expected) {
   const char* path = o.platform.c_str();
@@ -212,6 +258,9 @@ int bad_case(const Options& o, int rank, int size, int& expected) {
   } else if (c == "null-send") {
     expected = HETLB_MPI_E_BUFFER;
     rc = hetlb_mpi_plan_scatter(plan, nullptr, MPI_INT64_T, mine.data(), MPI_INT64_T);
+  } else if (c == "in-place-elsewhere") {  // only the root may pass MPI_IN_PLACE
+    expected = HETLB_MPI_E_BUFFER;
+    rc = hetlb_mpi_plan_scatter(plan, data.data(), MPI_INT64_T, rank == size - 1 ? MPI_IN_PLACE : mine.data(), MPI_INT64_T);
   } else if (c == "null-gather") {
     expected = HETLB_MPI_E_BUFFER;
     rc = hetlb_mpi_plan_gather(plan, mine.data(), MPI_INT64_T, nullptr, MPI_INT64_T);
@@ -314,6 +363,9 @@ int main(int argc, char** argv) {
   if (o.name == "ok" || o.name == "unchecked") {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     exit_code = run_ok(o, rank, size);
+  } else if (o.name == "in-place") {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    exit_code = run_in_place(o, rank, size);
   } else if (o.name == "unchecked-type") {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     exit_code = run_unchecked_type(o, rank, size);

@@ -53,6 +53,10 @@ class Transfer {
       return fail(HETLB_MPI_E_TYPE, fmt::format("rank {}: invalid {} type", rank_, role));
     size_out = bytes;
     if (buffer == nullptr) return fail(HETLB_MPI_E_BUFFER, fmt::format("rank {}: null {} buffer for {} items", rank_, role, items));
+    if (buffer == MPI_IN_PLACE)
+      return fail(HETLB_MPI_E_BUFFER, fmt::format("rank {}: MPI_IN_PLACE as the {} buffer; expected it only at the root "
+                                                  "(the receive buffer of a scatter, the send buffer of a gather)",
+                                                  rank_, role));
     return true;
   }
 
@@ -274,9 +278,11 @@ void Plan::scatter(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MP
   Transfer t(d_, comm_, rank_, size_, checks_);
   const bool root = rank_ == d_.root;
   const int count = this->count();
+  // MPI_IN_PLACE at the root, as in MPI_Scatterv: its block stays where it is in sendbuf.
+  const bool in_place = root && recvbuf == MPI_IN_PLACE;
   int send_size = kNone, recv_size = kNone;
   const bool send_ok = t.side(root && d_.total() > 0, sendbuf, sendtype, "send", d_.total(), send_size);
-  const bool recv_ok = t.side(count > 0, recvbuf, recvtype, "receive", count, recv_size);
+  const bool recv_ok = t.side(count > 0 && !in_place, recvbuf, recvtype, "receive", count, recv_size);
   t.start(send_size, recv_size, Direction::Scatter);
   if (root) {
     const char* base = static_cast<const char*>(sendbuf);
@@ -286,7 +292,7 @@ void Plan::scatter(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MP
       if (d_.counts[ru] == 0) continue;
       const char* block = send_ok ? base + static_cast<MPI_Aint>(d_.displs[ru]) * extent : nullptr;
       if (r != rank_) t.isend(block, d_.counts[ru], sendtype, r, send_ok);
-      else if (send_ok && recv_ok) t.self_copy(block, sendtype, recvbuf, recvtype, count);  // overlaps the last send
+      else if (send_ok && recv_ok && !in_place) t.self_copy(block, sendtype, recvbuf, recvtype, count);  // overlaps the last send
     }
     t.wait_pending();
   } else if (count > 0) {
@@ -300,8 +306,10 @@ void Plan::gather(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI
   Transfer t(d_, comm_, rank_, size_, checks_);
   const bool root = rank_ == d_.root;
   const int count = this->count();
+  // MPI_IN_PLACE at the root, as in MPI_Gatherv: its block is already in place in recvbuf.
+  const bool in_place = root && sendbuf == MPI_IN_PLACE;
   int send_size = kNone, recv_size = kNone;
-  const bool send_ok = t.side(count > 0, sendbuf, sendtype, "send", count, send_size);
+  const bool send_ok = t.side(count > 0 && !in_place, sendbuf, sendtype, "send", count, send_size);
   const bool recv_ok = t.side(root && d_.total() > 0, recvbuf, recvtype, "receive", d_.total(), recv_size);
   t.start(send_size, recv_size, Direction::Gather);
   if (root) {
@@ -313,7 +321,7 @@ void Plan::gather(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI
       if (d_.counts[ru] == 0) continue;
       char* block = recv_ok ? base + static_cast<MPI_Aint>(d_.displs[ru]) * extent : nullptr;
       if (r == rank_) {
-        if (send_ok && recv_ok) own_block = block;
+        if (send_ok && recv_ok && !in_place) own_block = block;
         continue;
       }
       t.ireceive(block, d_.counts[ru], recvtype, recv_size, r, recv_ok);

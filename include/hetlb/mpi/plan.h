@@ -86,11 +86,14 @@ int hetlb_mpi_plan_share(hetlb_mpi_plan plan, int* count, long long* offset);
 int hetlb_mpi_plan_gather_order(hetlb_mpi_plan plan, int* gather_order, double* scatter_makespan,
                                 double* gather_completion);
 /* Collective. The root sends counts[r] elements of sendtype at sendbuf + displs[r] * extent(sendtype)
- * to every rank r; each rank receives its counts[rank] elements of recvtype into recvbuf. */
+ * to every rank r; each rank receives its counts[rank] elements of recvtype into recvbuf. The root may
+ * pass MPI_IN_PLACE as recvbuf (its block stays in sendbuf; recvtype is ignored there), as in
+ * MPI_Scatterv; another rank passing it gets HETLB_MPI_E_BUFFER, on every rank. */
 int hetlb_mpi_plan_scatter(hetlb_mpi_plan plan, const void* sendbuf, MPI_Datatype sendtype, void* recvbuf,
                            MPI_Datatype recvtype);
 /* Collective. The reverse: each rank sends its counts[rank] elements of sendtype; the root receives
- * them at recvbuf + displs[r] * extent(recvtype), in the plan's gather order. */
+ * them at recvbuf + displs[r] * extent(recvtype), in the plan's gather order. The root may pass
+ * MPI_IN_PLACE as sendbuf (its block is already at its place in recvbuf), as in MPI_Gatherv. */
 int hetlb_mpi_plan_gather(hetlb_mpi_plan plan, const void* sendbuf, MPI_Datatype sendtype, void* recvbuf,
                           MPI_Datatype recvtype);
 /* Collective, with the same value on every rank (a disagreement is an error on every rank and leaves
