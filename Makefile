@@ -51,7 +51,7 @@ test-asan: $(ASAN)/CMakeCache.txt
 	  ctest --output-on-failure -j $(JOBS) -LE no-sanitizer
 
 fuzz: $(ASAN)/CMakeCache.txt
-	cmake --build $(ASAN) -j $(JOBS) --target fuzz_platform_json fuzz_ring_json fuzz_diffusion_files
+	cmake --build $(ASAN) -j $(JOBS) --target fuzz_platform_json fuzz_ring_json fuzz_diffusion_files fuzz_campaign_spec
 	mkdir -p $(ASAN)/fuzz-corpus/platform $(ASAN)/fuzz-corpus/ring $(ASAN)/fuzz-corpus/diffusion
 	cp examples/grid1999.json $(ASAN)/fuzz-corpus/platform/ && cp examples/ring-*.json $(ASAN)/fuzz-corpus/ring/
 	$(ASAN)/bin/fuzz_platform_json -max_total_time=30 -seed=1 -max_len=4096 \
@@ -60,6 +60,9 @@ fuzz: $(ASAN)/CMakeCache.txt
 	  $(ASAN)/fuzz-corpus/ring fuzz/corpus/ring_json
 	$(ASAN)/bin/fuzz_diffusion_files -max_total_time=30 -seed=1 -max_len=1024 \
 	  $(ASAN)/fuzz-corpus/diffusion fuzz/corpus/diffusion
+	mkdir -p $(ASAN)/fuzz-corpus/campaign
+	$(ASAN)/bin/fuzz_campaign_spec -max_total_time=30 -seed=1 -max_len=2048 \
+	  $(ASAN)/fuzz-corpus/campaign fuzz/corpus/campaign_spec
 
 demo: deps build
 	@mkdir -p $(DEMO)

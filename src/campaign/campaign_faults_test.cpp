@@ -75,6 +75,12 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   EXPECT_EQ(hetlb(tmp("missing.json")), 1);
   expect_refused(R"({"spec_version": 1, "min_lb_iter": [0]})", "\"min_lb_iter\" = 0.0; expected non-zero durations");
   expect_refused(R"({"spec_version": 1, "min_comp_iter": [0]})", "\"min_comp_iter\" = 0.0; expected non-zero durations");
+  // A matrix too large to build, and a complete graph too large to hold: refused at once.
+  expect_refused(R"({"spec_version": 1, "seeds": [)" + std::string(1000, ' ') + R"(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
+                     "ratios": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
+                     "load_per_node": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]})",
+                 "more than 100000 settings", " --yes");
+  expect_refused(R"({"spec_version": 1, "nodes": [100000], "topologies": ["complete"]})", "expected at most 4096");
   const std::string dir = tmp("a-directory.json");
   std::filesystem::create_directories(dir);
   std::string err;

@@ -206,11 +206,19 @@ Spec read_spec(const std::string& path) {
         }
 
   const std::size_t random_count = static_cast<std::size_t>(std::count(initials.begin(), initials.end(), "random"));
-  const std::size_t per_strategy = virt.size() * integer.size() * estimates.size() * platforms.size() *
-                                   sizes.size() * topologies.size() *
-                                   (initials.size() - random_count + random_count * seeds.size()) * ratios.size() *
-                                   loads.size() * iterations.size() * limits.size() * min_comp.size() * min_lb.size();
-  s.settings.reserve(per_strategy * strategies.size());
+  // The matrix's size before it is built (a product of list lengths, saturated): one spec holds at
+  // most kMaxSettings settings.
+  std::size_t total = 1;
+  for (std::size_t factor : {strategies.size(), virt.size(), integer.size(), estimates.size(), platforms.size(),
+                             sizes.size(), topologies.size(),
+                             initials.size() - random_count + random_count * seeds.size(), ratios.size(), loads.size(),
+                             iterations.size(), limits.size(), min_comp.size(), min_lb.size()})
+    total = factor != 0 && total > kMaxSettings / factor ? kMaxSettings + 1 : total * factor;
+  if (total > kMaxSettings)
+    throw Error(fmt::format("campaign \"{}\": more than {} settings; expected at most that many in one spec (split "
+                            "the matrix)",
+                            path, kMaxSettings));
+  s.settings.reserve(total);
   for (const auto& st : strategies)
     for (bool v : virt)
       for (bool in : integer)

@@ -12,6 +12,8 @@ extern const std::vector<std::string> kKeyColumns;
 
 // Settings above this count need --yes.
 inline constexpr std::size_t kConfirmAbove = 1000;
+// No spec expands to more settings than this (the matrix is built in memory).
+inline constexpr std::size_t kMaxSettings = 100000;
 
 // Fixed-duration runs never converge: the simulator is given this many iterations.
 inline constexpr long long kNeverConverge = 1LL << 50;

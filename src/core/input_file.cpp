@@ -13,6 +13,10 @@ std::string unreadable_reason(const std::string& path) {
   const auto status = std::filesystem::status(path, ec);
   if (status.type() == std::filesystem::file_type::not_found || path.empty()) return "no such file";
   if (status.type() == std::filesystem::file_type::directory) return "is a directory";
+  // Devices (/dev/zero never ends) and sockets; named pipes are read, as files are.
+  if (status.type() == std::filesystem::file_type::character || status.type() == std::filesystem::file_type::block ||
+      status.type() == std::filesystem::file_type::socket)
+    return "is not a regular file";
   errno = 0;
   std::ifstream probe(path, std::ios::binary);
   if (!probe) return std::string("cannot be read (") + std::strerror(errno ? errno : EACCES) + ")";

@@ -18,6 +18,7 @@ TEST(InputFile, NamesWhyAPathCannotBeRead) {
   EXPECT_EQ(hetlb::unreadable_reason(dir.string()), "is a directory");
   EXPECT_EQ(hetlb::unreadable_reason((dir / "missing.txt").string()), "no such file");
   EXPECT_EQ(hetlb::unreadable_reason(""), "no such file");
+  EXPECT_EQ(hetlb::unreadable_reason("/dev/zero"), "is not a regular file");  // would never end
   EXPECT_EQ(hetlb::unreadable_reason((file / "below-a-file").string()), "no such file");
   std::filesystem::remove_all(dir);
 }

@@ -6,6 +6,9 @@
 
 namespace hetlb::diffusion {
 
+// The largest complete graph make_topology builds (its N (N - 1) directed edges).
+inline constexpr int kMaxCompleteNodes = 4096;
+
 struct Topology {
   std::string name;                          // e.g. "torus 4x4", "line", "edges.txt"
   std::vector<std::vector<int>> neighbours;  // neighbours[i]: sorted, no duplicates, no i

@@ -70,6 +70,8 @@ TEST(Topology, Diameter) {
   EXPECT_EQ(diameter(make_topology("torus", 24)), 5);   // 4 x 6
   EXPECT_EQ(diameter(make_topology("hypercube", 256)), 8);
   EXPECT_EQ(diameter(make_topology("complete", 5)), 1);
+  EXPECT_EQ(make_topology("complete", kMaxCompleteNodes).neighbours[0].size(), static_cast<std::size_t>(kMaxCompleteNodes - 1));
+  EXPECT_THROW(make_topology("complete", kMaxCompleteNodes + 1), Error);
   Topology split;
   split.neighbours = {{1}, {0}, {3}, {2}};
   EXPECT_EQ(diameter(split), -1);
