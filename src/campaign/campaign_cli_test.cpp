@@ -178,6 +178,10 @@ TEST(CampaignCli, RecordsTimeoutsOnce) {
   ASSERT_EQ(r.size(), 4u);  // the later rows replace the earlier ones
   EXPECT_EQ(r[3].at("wall_seconds"), "0.200");
   EXPECT_NE(out.find("| makhoul | 2 | 0 | 0 | 2 | 0 | 0 |"), std::string::npos) << out;
+  // A negative timeout is refused, not taken for the spec's (-1 is only the option's default).
+  EXPECT_EQ(hetlb(spec + " --retry --timeout -1", &out, &err), 2);
+  EXPECT_NE(err.find("--timeout: value -1: expected a non-negative number"), std::string::npos) << err;
+  EXPECT_EQ(rows(csv).size(), 4u);
 }
 
 TEST(CampaignCli, FixedDurationMeasuresComputationAndData) {

@@ -17,7 +17,8 @@ void add_options(CLI::App& app, Options& o) {
                  "timeout_seconds; results (docs/simulation.md)")
       ->required();
   app.add_option("--results", o.results, "results CSV (default: the spec's \"results\", else SPEC.json.csv)");
-  app.add_option("--timeout", o.timeout, "wall seconds per run, then recorded as timeout (default: the spec's)");
+  app.add_option("--timeout", o.timeout, "wall seconds per run, then recorded as timeout (0: none; default: the spec's)")
+      ->check(non_negative());
   app.add_flag("--yes", o.yes, fmt::format("run more than {} settings", kConfirmAbove));
   app.add_flag("--retry", o.retry, "rerun the settings recorded as timeout or failed");
   app.add_option("--max-runs", o.max_runs,
