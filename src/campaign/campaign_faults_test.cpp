@@ -67,6 +67,8 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused(R"({"spec_version": 1, "nodes": "many"})", "\"nodes\" = \"many\"");
   expect_refused(R"({"spec_version": 1, "nodes": [12], "topologies": ["hypercube"]})", "power of 2");
   expect_refused(R"({"spec_version": 1, "mode": "forever"})", "\"mode\" = \"forever\"");
+  expect_refused(R"({"spec_version": 1, "mode": [0]})", "\"mode\" = [0]");
+  expect_refused("{\"spec_version\": 1, \"\\\\\\nodes\": [16]}", "unknown key \"\\\\\\nodes\"");  // no line break
   expect_refused(R"({"spec_version": 1, "mode": "fixed_duration"})", "positive durations in mode fixed_duration");
   expect_refused("{" + kBase + "}", "no \"spec_version\"");
   expect_refused("{not json", "invalid JSON");

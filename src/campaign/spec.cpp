@@ -110,7 +110,7 @@ Spec read_spec(const std::string& path) {
     if (!kSpecKeys.count(key)) {
       std::string known;
       for (const auto& k : kSpecKeys) known += (known.empty() ? "" : ", ") + k;
-      throw Error(fmt::format("campaign \"{}\": unknown key \"{}\"; expected one of {}", path, key, known));
+      throw Error(fmt::format("campaign \"{}\": unknown key {}; expected one of {}", path, json(key).dump(), known));
     }
   const Reader r{path, spec};
   Spec s;
@@ -126,6 +126,8 @@ Spec read_spec(const std::string& path) {
     s.lb_phase = phase.get<std::string>();
     if (s.lb_phase == "staggered") s.version += "+staggered";
   }
+  if (spec.contains("mode") && !spec.at("mode").is_string())
+    r.fail("mode", spec.at("mode"), "convergence, fixed_duration or short");
   s.mode = spec.value("mode", std::string("convergence"));
   if (s.mode != "convergence" && s.mode != "fixed_duration" && s.mode != "short")
     r.fail("mode", spec.at("mode"), "convergence, fixed_duration or short");
