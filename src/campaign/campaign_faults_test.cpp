@@ -68,6 +68,10 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused(R"({"spec_version": 1, "nodes": [12], "topologies": ["hypercube"]})", "power of 2");
   expect_refused(R"({"spec_version": 1, "mode": "forever"})", "\"mode\" = \"forever\"");
   expect_refused(R"({"spec_version": 1, "mode": [0]})", "\"mode\" = [0]");
+  // Whole numbers in range only (a JSON 1e126 read as an int is undefined behaviour).
+  expect_refused(R"({"spec_version": 1, "nodes": [1e126]})", "expected a non-empty list of node counts from 2 to 1048576");
+  expect_refused(R"({"spec_version": 1, "nodes": [16.5]})", "\"nodes\" = [16.5]");
+  expect_refused(R"({"spec_version": 1, "seeds": 18446744073709551615})", "\"seeds\" = 18446744073709551615");
   expect_refused("{\"spec_version\": 1, \"\\\\\\nodes\": [16]}", "unknown key \"\\\\\\nodes\"");  // no line break
   expect_refused(R"({"spec_version": 1, "mode": "fixed_duration"})", "positive durations in mode fixed_duration");
   expect_refused("{" + kBase + "}", "no \"spec_version\"");

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <set>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -57,7 +60,24 @@ struct Reader {
     const json& v = spec.at(key);
     std::vector<T> out;
     try {
-      out = v.is_array() ? v.get<std::vector<T>>() : std::vector<T>{v.get<T>()};
+      if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+        // Whole numbers within T's range only (JSON's get<int>() of 1e126 is undefined behaviour).
+        for (const json& x : v.is_array() ? v : json::array({v})) {
+          const bool whole = x.is_number_integer() ||
+                             (x.is_number_float() && std::isfinite(x.get<double>()) &&
+                              x.get<double>() == std::floor(x.get<double>()));
+          const double d = whole ? x.get<double>() : 0;
+          if (!whole || d < static_cast<double>(std::numeric_limits<T>::min()) ||
+              d > static_cast<double>(std::numeric_limits<T>::max()) ||
+              (x.is_number_unsigned() && x.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max())))
+            fail(key, v, "a non-empty list of " + expected);
+          out.push_back(x.is_number_integer() ? x.get<T>() : static_cast<T>(d));
+        }
+      } else {
+        out = v.is_array() ? v.get<std::vector<T>>() : std::vector<T>{v.get<T>()};
+      }
+    } catch (const Error&) {
+      throw;
     } catch (const std::exception&) {
       fail(key, v, "a non-empty list of " + expected);
     }
