@@ -79,8 +79,16 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   // The default matrix: 2 x 2 x 2 x 2 x 4 x 3 x 2 x 3 x 4 strategies = 2304 settings, more than 1000.
   expect_refused(R"({"spec_version": 1})", "2304 settings; expected at most 1000 without --yes");
   EXPECT_EQ(hetlb(tmp("missing.json")), 1);
-  expect_refused(R"({"spec_version": 1, "min_lb_iter": [0]})", "\"min_lb_iter\" = 0.0; expected non-zero durations");
-  expect_refused(R"({"spec_version": 1, "min_comp_iter": [0]})", "\"min_comp_iter\" = 0.0; expected non-zero durations");
+  expect_refused(R"({"spec_version": 1, "min_lb_iter": [0]})", "\"min_lb_iter\" = 0.0; expected durations of at least 1e-07 s");
+  expect_refused(R"({"spec_version": 1, "min_comp_iter": [0]})", "\"min_comp_iter\" = 0.0; expected durations of at least");
+  // Below the clock's resolution an activity would repeat at one date: refused like 0.
+  expect_refused(R"({"spec_version": 1, "min_lb_iter": [1, 1e-30]})", "\"min_lb_iter\" = 1e-30; expected durations");
+  expect_refused(R"({"spec_version": 1, "min_comp_iter": 5e-8})", "\"min_comp_iter\" = 5e-08; expected durations");
+  // Integers: exact bounds of int (node counts are checked against their own range after).
+  expect_refused(R"({"spec_version": 1, "nodes": [2147483648]})", "\"nodes\" = [2147483648]");
+  expect_refused(R"({"spec_version": 1, "nodes": [-2147483649]})", "\"nodes\" = [-2147483649]");
+  expect_refused(R"({"spec_version": 1, "nodes": [2147483648.0]})", "\"nodes\" = [2147483648.0]");
+  expect_refused(R"({"spec_version": 1, "nodes": [true]})", "\"nodes\" = [true]");
   // A matrix too large to build, and a complete graph too large to hold: refused at once.
   expect_refused(R"({"spec_version": 1, "seeds": [)" + std::string(1000, ' ') + R"(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
                      "ratios": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],

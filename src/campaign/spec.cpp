@@ -9,12 +9,15 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
@@ -45,6 +48,26 @@ const std::set<std::string> kSpecKeys = {
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
     "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase"};
 
+// x as a T when it is a whole number within T's range: an unsigned, a signed or a float JSON number.
+template <class T>
+std::optional<T> whole_number(const json& x) {
+  using limits = std::numeric_limits<T>;
+  if (x.is_number_unsigned()) {
+    const std::uint64_t u = x.get<std::uint64_t>();
+    return std::in_range<T>(u) ? std::optional<T>(static_cast<T>(u)) : std::nullopt;
+  }
+  if (x.is_number_integer()) {
+    const std::int64_t i = x.get<std::int64_t>();
+    return std::in_range<T>(i) ? std::optional<T>(static_cast<T>(i)) : std::nullopt;
+  }
+  if (!x.is_number_float()) return std::nullopt;
+  // -min is 2^(bits-1) exactly for signed T; for unsigned T the bound is 2^bits, i.e. max + 1.
+  const double d = x.get<double>();
+  const double upper = limits::is_signed ? -static_cast<double>(limits::min()) : static_cast<double>(limits::max()) + 1.0;
+  if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(limits::min()) || d >= upper) return std::nullopt;
+  return static_cast<T>(d);
+}
+
 struct Reader {
   const std::string& path;
   const json& spec;
@@ -63,15 +86,9 @@ struct Reader {
       if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
         // Whole numbers within T's range only (JSON's get<int>() of 1e126 is undefined behaviour).
         for (const json& x : v.is_array() ? v : json::array({v})) {
-          const bool whole = x.is_number_integer() ||
-                             (x.is_number_float() && std::isfinite(x.get<double>()) &&
-                              x.get<double>() == std::floor(x.get<double>()));
-          const double d = whole ? x.get<double>() : 0;
-          if (!whole || d < static_cast<double>(std::numeric_limits<T>::min()) ||
-              d > static_cast<double>(std::numeric_limits<T>::max()) ||
-              (x.is_number_unsigned() && x.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<T>::max())))
-            fail(key, v, "a non-empty list of " + expected);
-          out.push_back(x.is_number_integer() ? x.get<T>() : static_cast<T>(d));
+          const std::optional<T> whole = whole_number<T>(x);
+          if (!whole) fail(key, v, "a non-empty list of " + expected);
+          out.push_back(*whole);
         }
       } else {
         out = v.is_array() ? v.get<std::vector<T>>() : std::vector<T>{v.get<T>()};
@@ -213,10 +230,10 @@ Spec read_spec(const std::string& path) {
       if (l <= 0)
         r.fail(in_tau ? "time_limit_tau" : "time_limit", json(l),
                fmt::format("positive durations in mode {} (the date at which runs end)", s.mode));
-  const auto min_comp = r.checked<double>("min_comp_iter", {-1}, "non-zero durations (s; negative: tau/10)",
-                                          [](double x) { return std::isfinite(x) && x != 0; });
-  const auto min_lb = r.checked<double>("min_lb_iter", {-1}, "non-zero durations (s; negative: tau)",
-                                        [](double x) { return std::isfinite(x) && x != 0; });
+  const auto min_comp = r.checked<double>("min_comp_iter", {-1}, "durations of at least 1e-07 s (negative: tau/10)",
+                                          diffusion::valid_min_iteration);
+  const auto min_lb = r.checked<double>("min_lb_iter", {-1}, "durations of at least 1e-07 s (negative: tau)",
+                                        diffusion::valid_min_iteration);
 
   // Built-in topologies must fit every node count (hypercube: powers of 2, torus: not prime).
   for (const auto& t : topologies)

@@ -9,6 +9,7 @@
 #include "diffusion_world.hpp"
 #include "engine.hpp"
 #include "hetlb/diffusion/initial_load.hpp"
+#include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/sim/platform.hpp"
@@ -31,17 +32,13 @@ void check_config(const DiffusionConfig& c) {
   if (c.convergence_iterations < 1)
     throw Error(fmt::format("--iterations {}: expected at least 1", c.convergence_iterations));
   if (!(c.strategy.k >= 1)) throw Error(fmt::format("--k {}: expected k >= 1", c.strategy.k));
-  // Negative minimum iterations stand for the defaults (tau/10, tau). With no minimum an activity
-  // could repeat at one date forever: a balancing iteration takes no simulated time of its own, and a
-  // computing iteration on a load of 1e-20 units ends within the clock's rounding.
-  if (c.min_lb_iter == 0 || !std::isfinite(c.min_lb_iter))
-    throw Error(fmt::format("--min-lb-iter {}: expected a positive duration (s); the balancing activity takes no "
-                            "simulated time of its own",
-                            c.min_lb_iter));
-  if (c.min_comp_iter == 0 || !std::isfinite(c.min_comp_iter))
-    throw Error(fmt::format("--min-comp-iter {}: expected a positive duration (s); a computing iteration on a "
-                            "tiny load takes no simulated time",
-                            c.min_comp_iter));
+  if (!diffusion::valid_min_iteration(c.min_lb_iter))
+    throw Error(fmt::format("--min-lb-iter {}: expected {}; the balancing activity takes no simulated time of its own",
+                            c.min_lb_iter, diffusion::kMinIterationExpected));
+  if (!diffusion::valid_min_iteration(c.min_comp_iter))
+    throw Error(fmt::format("--min-comp-iter {}: expected {}; a computing iteration on a tiny load takes no "
+                            "simulated time",
+                            c.min_comp_iter, diffusion::kMinIterationExpected));
   if (std::isnan(c.trace_interval))
     throw Error("--trace-interval nan: expected a positive duration (s)");
   if (c.time_limit < 0 || !std::isfinite(c.time_limit))
@@ -60,6 +57,18 @@ void build_nodes(const DiffusionConfig& c, diffusion::Topology& topology, std::v
   topology = diffusion::make_topology(c.topology, nodes);
   load = diffusion::make_initial_load(c.initial, nodes, c.load_per_node, c.strategy.integer, c.seed);
 }
+
+// tau, the time to compute the average load (ratio ms per unit), checked before SimGrid starts.
+// SimGrid resolves dates to 1e-9 s (its default timing precision): iterations of tau/10 must be well
+// above that, or runs end at dates that mean nothing.
+double checked_tau(double average, double ratio) {
+  const double tau = average * ratio * 1e-3;
+  if (tau < 1e-6)
+    throw Error(fmt::format("average load {} x ratio {} gives tau = {} s; expected tau >= 1e-6 s (a larger load per "
+                            "node or ratio; dates are resolved to 1e-9 s)",
+                            average, ratio, tau));
+  return tau;
+}
 }  // namespace
 
 DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
@@ -68,6 +77,9 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   std::vector<double> initial;
   build_nodes(config, topology, initial);
   const int n = topology.size();
+  const double total = diffusion::total_load(initial);
+  const double average = total / n;
+  const double tau = checked_tau(average, config.ratio);
 
   auto engine = detail::make_engine();
   const std::vector<s4u::Host*> hosts = detail::load_platform(*engine, config.platform, n);
@@ -75,15 +87,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
 
   World w;
   w.config = config;
-  const double total = diffusion::total_load(initial);
-  const double average = total / n;
-  w.tau = average * config.ratio * 1e-3;
-  // SimGrid resolves dates to 1e-9 s (its default timing precision): iterations of tau/10 must be
-  // well above that, or runs end at dates that mean nothing.
-  if (w.tau < 1e-6)
-    throw Error(fmt::format("average load {} x ratio {} gives tau = {} s; expected tau >= 1e-6 s (a larger load per "
-                            "node or ratio; dates are resolved to 1e-9 s)",
-                            average, config.ratio, w.tau));
+  w.tau = tau;
   w.min_comp = config.min_comp_iter >= 0 ? config.min_comp_iter : w.tau / 10;
   w.min_lb = config.min_lb_iter >= 0 ? config.min_lb_iter : w.tau;
   w.time_limit = config.time_limit > 0 ? config.time_limit : 10.0 * config.convergence_iterations * w.tau;

@@ -245,11 +245,15 @@ TEST(Diffusion, RefusesBadInputInOneLine) {
   c = small("besteffort", 1, false, false);
   c.min_lb_iter = 0;  // would balance forever at one date
   o = run_forked(c);
-  EXPECT_NE(o.error.find("--min-lb-iter 0: expected a positive duration"), std::string::npos) << o.error;
+  EXPECT_NE(o.error.find("--min-lb-iter 0: expected a duration of at least 1e-07 s"), std::string::npos) << o.error;
   c = small("besteffort", 1, false, false);
   c.min_comp_iter = 0;  // a computing iteration on 1e-20 units would end at the date it began
   o = run_forked(c);
-  EXPECT_NE(o.error.find("--min-comp-iter 0: expected a positive duration"), std::string::npos) << o.error;
+  EXPECT_NE(o.error.find("--min-comp-iter 0: expected a duration of at least 1e-07 s"), std::string::npos) << o.error;
+  c = small("besteffort", 1, false, false);
+  c.min_lb_iter = 1e-30;  // start + 1e-30 == start: the same endless loop at one date
+  o = run_forked(c);
+  EXPECT_NE(o.error.find("--min-lb-iter 1e-30: expected a duration of at least 1e-07 s"), std::string::npos) << o.error;
 }
 
 }  // namespace

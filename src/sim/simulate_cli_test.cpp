@@ -116,9 +116,13 @@ TEST(SimulateCli, RefusesBadInput) {
   expect_refused("--initial " + dir, "is a directory");
   expect_refused("--topology " + dir, "is a directory");
   // A balancing activity with no minimum iteration would repeat at one date forever: refused, not hung.
-  expect_refused("--min-lb-iter 0", "--min-lb-iter: value 0: expected a non-zero number of seconds");
-  expect_refused("--min-comp-iter inf", "--min-comp-iter: value inf: expected a non-zero number of seconds");
-  expect_refused("--min-comp-iter 0", "--min-comp-iter: value 0: expected a non-zero number of seconds");
+  const std::string at_least = ": expected a duration of at least 1e-07 s, or a negative number for the default";
+  expect_refused("--min-lb-iter 0", "--min-lb-iter: value 0" + at_least);
+  expect_refused("--min-comp-iter inf", "--min-comp-iter: value inf" + at_least);
+  expect_refused("--min-comp-iter 0", "--min-comp-iter: value 0" + at_least);
+  // Below the clock's resolution: start + 1e-30 == start, the same endless loop at one date.
+  expect_refused("--min-lb-iter 1e-30", "--min-lb-iter: value 1e-30" + at_least);
+  expect_refused("--min-comp-iter 9e-8", "--min-comp-iter: value 9e-8" + at_least);
   expect_refused("--load-per-node 1e-300", "expected tau >= 1e-6 s");
   expect_refused("--trace-interval 0 --trace " + tmp("never.csv"), "--trace-interval: value 0");
   EXPECT_FALSE(std::ifstream(tmp("never.csv")).good());
