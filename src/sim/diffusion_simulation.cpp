@@ -69,6 +69,22 @@ double checked_tau(double average, double ratio) {
                             average, ratio, tau));
   return tau;
 }
+
+// Every amount and date of the run is a finite double (SimGrid never completes an execution of inf
+// flops), and the load trace, kept in memory, holds a bounded number of values (800 MB of doubles).
+constexpr double kMaxTraceValues = 1e8;
+void check_scale(const DiffusionConfig& c, int nodes, double total, double time_limit, double trace_interval) {
+  const double flops = total * c.ratio * kUnitFlopsPerRatio;
+  if (!std::isfinite(flops) || !std::isfinite(time_limit))
+    throw Error(fmt::format("total load {} x ratio {}: {:.6g} flops and a time limit of {:.6g} s; expected finite amounts (a "
+                            "smaller load per node, ratio or --iterations)",
+                            total, c.ratio, flops, time_limit));
+  const double samples = std::floor(time_limit / trace_interval) + 1;
+  if (trace_interval > 0 && samples * nodes > kMaxTraceValues)
+    throw Error(fmt::format("--trace-interval {}: {:.3g} samples of {} loads up to the time limit of {} s; expected at "
+                            "most {:.0e} values (a longer interval or a shorter --time-limit)",
+                            trace_interval, samples, nodes, time_limit, kMaxTraceValues));
+}
 }  // namespace
 
 DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
@@ -80,6 +96,9 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   const double total = diffusion::total_load(initial);
   const double average = total / n;
   const double tau = checked_tau(average, config.ratio);
+  const double time_limit = config.time_limit > 0 ? config.time_limit : 10.0 * config.convergence_iterations * tau;
+  const double trace_interval = config.trace_interval < 0 ? tau : config.trace_interval;
+  check_scale(config, n, total, time_limit, trace_interval);
 
   auto engine = detail::make_engine();
   const std::vector<s4u::Host*> hosts = detail::load_platform(*engine, config.platform, n);
@@ -90,8 +109,8 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   w.tau = tau;
   w.min_comp = config.min_comp_iter >= 0 ? config.min_comp_iter : w.tau / 10;
   w.min_lb = config.min_lb_iter >= 0 ? config.min_lb_iter : w.tau;
-  w.time_limit = config.time_limit > 0 ? config.time_limit : 10.0 * config.convergence_iterations * w.tau;
-  if (w.config.trace_interval < 0) w.config.trace_interval = w.tau;
+  w.time_limit = time_limit;
+  w.config.trace_interval = trace_interval;
   w.tracker = diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
   w.drained = s4u::ConditionVariable::create();
   w.drain_mutex = s4u::Mutex::create();
@@ -133,7 +152,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   static std::uint64_t dates = 0;  // one engine per process
   s4u::Engine::on_time_advance_cb([](double) { ++dates; });
   w.wall_start = w.last_progress = wall_now();
-  engine->run();
+  detail::run_engine(*engine, "diffusion simulation");
   const double wall = wall_now() - w.wall_start;
 
   DiffusionResult r;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "hetlb/error.hpp"
 
 #if defined(__has_feature)
@@ -38,6 +40,20 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
   return std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+}
+
+void run_engine(simgrid::s4u::Engine& engine, const std::string& what) {
+  static bool deadlocked = false;  // one engine per process
+  static double date = 0;
+  simgrid::s4u::Engine::on_deadlock_cb([] {
+    deadlocked = true;
+    date = simgrid::s4u::Engine::get_clock();
+  });
+  engine.run();
+  if (deadlocked)
+    throw Error(fmt::format("{}: deadlock at simulated {} s (activities that can never complete); expected every "
+                            "activity to end: a defect of hetlb, please report the command",
+                            what, date));
 }
 
 }  // namespace hetlb::sim::detail

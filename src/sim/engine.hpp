@@ -13,4 +13,8 @@ namespace hetlb::sim::detail {
 // switches). Throws hetlb::Error when an engine was already created in this process.
 std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>& extra = {});
 
+// Runs the simulation to its end. Throws hetlb::Error naming `what` and the date when SimGrid finds
+// a deadlock (actors that can never resume): the run's results would be those of a truncated run.
+void run_engine(simgrid::s4u::Engine& engine, const std::string& what);
+
 }  // namespace hetlb::sim::detail

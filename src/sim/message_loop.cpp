@@ -33,7 +33,7 @@ LoopResult bare_message_loop(int nodes, int messages, bool desynchronised) {
     });
   }
   const auto start = std::chrono::steady_clock::now();
-  engine->run();
+  detail::run_engine(*engine, "message loop");
   LoopResult r;
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.events = static_cast<std::uint64_t>(nodes) * static_cast<std::uint64_t>(messages);

@@ -104,7 +104,7 @@ RingReplay replay_ring(const ring::Ring& r, const ring::Plan& plan) {
     });
   }
   const auto start = std::chrono::steady_clock::now();
-  engine->run();
+  detail::run_engine(*engine, "ring replay");
   out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const ReplayedTransfer& t : out.transfers) out.time = std::max(out.time, t.end);
   out.final_loads = held;

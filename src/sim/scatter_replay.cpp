@@ -78,7 +78,7 @@ ScatterReplay run_replay(s4u::Engine& engine, const scatter::Problem& problem, c
     });
   }
   const auto start = std::chrono::steady_clock::now();
-  engine.run();
+  detail::run_engine(engine, "scatter replay");
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& s : r.shares) r.makespan = std::max(r.makespan, s.finish);
   return r;

@@ -124,6 +124,11 @@ TEST(SimulateCli, RefusesBadInput) {
   expect_refused("--min-lb-iter 1e-30", "--min-lb-iter: value 1e-30" + at_least);
   expect_refused("--min-comp-iter 9e-8", "--min-comp-iter: value 9e-8" + at_least);
   expect_refused("--load-per-node 1e-300", "expected tau >= 1e-6 s");
+  // inf flops: SimGrid would never complete the execution (it reported a deadlock, and exit 0).
+  expect_refused("--ratio 1e300", "inf flops and a time limit of 2e+304 s; expected finite amounts");
+  // 2e13 samples of the loads up to the time limit: refused before the run, and no file written.
+  expect_refused("--trace-interval 1e-9 --trace " + tmp("never.csv"), "2e+13 samples of 16 loads");
+  EXPECT_FALSE(std::ifstream(tmp("never.csv")).good());
   expect_refused("--trace-interval 0 --trace " + tmp("never.csv"), "--trace-interval: value 0");
   EXPECT_FALSE(std::ifstream(tmp("never.csv")).good());
   expect_refused("--k 0.5", "k >= 1");
