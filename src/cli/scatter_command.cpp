@@ -1,6 +1,8 @@
 // hetlb scatter PLATFORM.json: one plan, as a table, JSON or CSV, and optionally a Gantt chart;
 // with --perturb / --factor, how the plan holds when the real costs differ from the model.
+#include <chrono>
 #include <cmath>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -118,6 +120,19 @@ void apply_factors_file(const Platform& pf, const std::string& path, std::vector
   }
 }
 
+// One line on stderr at most every 5 s of a long robustness run: samples done, wall time.
+std::function<void(int)> sample_progress(int total) {
+  const auto start = std::chrono::steady_clock::now();
+  auto last = std::make_shared<std::chrono::steady_clock::time_point>(start);
+  return [start, last, total](int done) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - *last < std::chrono::seconds(5)) return;
+    *last = now;
+    fmt::print(stderr, "hetlb: perturbation: {}/{} samples, {:.0f} s\n", done, total,
+               std::chrono::duration<double>(now - start).count());
+  };
+}
+
 void run(const ScatterOptions& o) {
   scatter::Request req;
   req.algorithm = scatter::parse_algorithm(o.algorithm);
@@ -132,8 +147,8 @@ void run(const ScatterOptions& o) {
   // Refuse bad values before any work, and leave no output behind.
   if (o.perturb_given && !(o.perturb >= 0 && o.perturb < 100))
     throw Error(fmt::format("--perturb {}: expected a percentage in [0, 100)", o.perturb));
-  if (o.samples_given && o.samples <= 0)
-    throw Error(fmt::format("--samples {}: expected a positive number of samples", o.samples));
+  if (o.samples_given && (o.samples <= 0 || o.samples > scatter::kMaxPerturbationSamples))
+    throw Error(fmt::format("--samples {}: expected 1 to {} samples", o.samples, scatter::kMaxPerturbationSamples));
   if (!o.figure.empty() && !robustness)
     throw Error(fmt::format("--figure {}: the robustness figure needs --perturb, --factor or --factors", o.figure));
   if (!o.gantt.empty()) plot::terminal_for(o.gantt);
@@ -164,6 +179,7 @@ void run(const ScatterOptions& o) {
     pr.fixed.assign(platform.processors.size(), {});
     if (!o.factors_file.empty()) apply_factors_file(platform, o.factors_file, pr.fixed);
     for (const std::string& f : o.factors) apply_factor_option(platform, f, pr.fixed);
+    pr.on_sample = sample_progress(pr.samples);
   }
   const scatter::Result result = scatter::plan_scatter(platform, req);
   const std::string name = platform.name.empty() ? o.platform : platform.name;

@@ -171,7 +171,9 @@ TEST_F(ScatterCli, BadOrdersAndPerturbations) {
   expect_refusal("scatter '" + example + "' --perturb -1 --figure f.svg", "--perturb");
   expect_refusal("scatter '" + example + "' --perturb 150", "--perturb 150");
   expect_refusal("scatter '" + example + "' --perturb abc", "--perturb");
-  expect_refusal("scatter '" + example + "' --perturb 10 --samples 0 --figure f.svg", "--samples 0: expected a positive");
+  expect_refusal("scatter '" + example + "' --perturb 10 --samples 0 --figure f.svg", "--samples 0: expected 1 to 1000000 samples");
+  // Beyond int: once read as a negative count, named as given now.
+  expect_refusal("scatter '" + example + "' --perturb 10 --samples 3000000000", "--samples 3000000000: expected 1 to 1000000");
   expect_refusal("scatter '" + example + "' --perturb 10 --samples -3", "--samples");
   expect_refusal("scatter '" + example + "' --factor nobody=2 --figure f.svg", "unknown processor 'nobody'");
   expect_refusal("scatter '" + example + "' --factor sekhmet=0", "factor '0': expected a positive number");

@@ -4,6 +4,7 @@
 // differences: a load peak on one machine, noise on the measured costs.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hetlb/model/platform.hpp"
@@ -21,7 +22,10 @@ struct PerturbationRequest {
   int samples = 1;
   std::uint64_t seed = 1;
   std::vector<CostFactors> fixed;  // per platform processor (empty: all 1), e.g. a load peak
+  std::function<void(int done)> on_sample;  // called after each sample (progress of long runs), may be empty
 };
+
+inline constexpr int kMaxPerturbationSamples = 1000000;
 
 struct PerturbationSample {
   double plan = 0;        // the chosen plan's makespan on the perturbed costs
@@ -42,7 +46,8 @@ struct PerturbationReport {
 // A cost model multiplied by `factor` (linear, affine and table costs alike).
 CostFunction scaled(const CostFunction& f, double factor);
 
-// Throws hetlb::Error on a percentage outside [0, 100), samples <= 0, or a factor <= 0.
+// Throws hetlb::Error on a percentage outside [0, 100), samples outside [1, kMaxPerturbationSamples], or a
+// factor <= 0.
 PerturbationReport perturb_plan(const Platform& platform, const Request& request, const Result& nominal,
                                 const PerturbationRequest& perturbation);
 

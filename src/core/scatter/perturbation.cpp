@@ -45,7 +45,8 @@ PerturbationReport perturb_plan(const Platform& pf, const Request& request, cons
                                 const PerturbationRequest& pr) {
   if (!(pr.percent >= 0.0 && pr.percent < 100.0))
     throw Error(fmt::format("perturbation {}%: expected a percentage in [0, 100)", pr.percent));
-  if (pr.samples <= 0) throw Error(fmt::format("samples = {}: expected a positive number of samples", pr.samples));
+  if (pr.samples <= 0 || pr.samples > kMaxPerturbationSamples)
+    throw Error(fmt::format("samples = {}: expected 1 to {} samples", pr.samples, kMaxPerturbationSamples));
   const std::size_t p = pf.processors.size();
   std::vector<CostFactors> fixed = pr.fixed.empty() ? std::vector<CostFactors>(p) : pr.fixed;
   if (fixed.size() != p) throw Error("perturbation: one pair of cost factors per processor expected");
@@ -76,6 +77,7 @@ PerturbationReport perturb_plan(const Platform& pf, const Request& request, cons
     sample.replanned = std::min(solve_exact(same_order, request.exact).makespan,
                                 plan_scatter(real, replan).schedule.makespan);
     rep.samples.push_back(sample);
+    if (pr.on_sample) pr.on_sample(s + 1);
     plan.push_back(sample.plan);
     again.push_back(sample.replanned);
     regret.push_back(sample.plan - sample.replanned);
