@@ -37,6 +37,9 @@ TEST(ringJson, BadInputIsOneClearLine) {
       {R"({"loads": [1, -2, 3], "targets": [1, 1, 0], "succ_cost": 1})", "loads[1]: value -2 is negative"},
       {R"({"loads": [1, 2], "targets": [2, 1], "succ_cost": -1})", "succ_cost: value -1 is not a cost"},
       {R"({"loads": [1, 2], "targets": [2, 1], "succ_cost": [1, 0]})", "succ_cost[1]: value 0 is not a cost"},
+      // Dates would overflow to inf (the plan printed a null time, and exit 0).
+      {R"({"loads": [5, 0, 0], "targets": [0, 0, 5], "succ_cost": 1e308})", "dates beyond the largest double"},
+      {R"({"loads": [5, 0], "targets": [0, 5], "succ_cost": 1e300, "pred_cost": 1e307})", "5 items over links whose costs add up to 2e+307"},
       {R"({"loads": [1, 2], "targets": [2, 1], "succ_cost": 1, "pred_cost": [1, 1, 1]})", "pred_cost: 3 values for 2"},
       {R"({"loads": [3], "targets": [3], "succ_cost": 1})", "loads: 1 processor(s); expected at least 2"},
       {R"({"loads": [1, "2"], "targets": [2, 1], "succ_cost": 1})", "loads[1]: expected an integer >= 0, got \"2\""},

@@ -37,6 +37,15 @@ void validate(const Ring& r) {
   };
   check_costs(r.succ_cost, "succ_cost");
   check_costs(r.pred_cost, "pred_cost");
+  // No schedule keeps a link busy longer than every item crossing it once: the items times the sum of
+  // the costs (both directions) bounds every date, which must stay a finite double (twice, for sums).
+  double costs = 0;
+  for (double c : r.succ_cost) costs += c;
+  for (double c : r.pred_cost) costs += c;
+  if (!std::isfinite(2 * static_cast<double>(sl) * costs))
+    throw Error(fmt::format("ring: {} items over links whose costs add up to {:.6g}: dates beyond the largest "
+                            "double; expected smaller costs",
+                            sl, costs));
 }
 
 bool is_homogeneous(const Ring& r) {
