@@ -11,6 +11,7 @@
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/scatter/exact.hpp"
+#include "hetlb/scatter/problem.hpp"
 #include "hetlb/scatter/solve.hpp"
 
 namespace hetlb::cli {
@@ -37,6 +38,20 @@ void run(const CompareOptions& o) {
   const Platform platform = io::load_platform_file(o.platform);
   if (o.items == 0 && platform.items <= 0)
     throw Error(fmt::format("{}: no items: give \"items\" in the file or --items N", o.platform));
+  // A platform no plan can hold (an unknown root, times beyond the largest double) is refused once,
+  // before the table; a refusal of one algorithm only is a row of it.
+  if (o.root != "auto") {
+    const std::size_t root = o.root.empty() ? platform.root : platform.index_of(o.root);
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < platform.processors.size(); ++i)
+      if (i != root) order.push_back(i);
+    order.push_back(root);
+    try {
+      scatter::make_problem(platform, order, o.items ? o.items : platform.items);
+    } catch (const Error& e) {
+      throw Error(fmt::format("{}: {}", o.platform, e.what()));
+    }
+  }
   std::vector<Row> rows;
   const std::size_t total = o.algorithms.size() * o.orders.size();
   std::map<std::string, double> best_bound;  // per order

@@ -96,7 +96,15 @@ TEST_F(ScatterCli, BadInputIsOneClearLine) {
   write("noitems.json", R"({"processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})");
   write("affine.json", R"({"items": 10, "processors": [{"name": "a", "compute": {"latency": 1, "per_item": 1}, "comm": {"per_item": 0}},
                                                        {"name": "b", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})");
+  // Times beyond the largest double: plans printed a makespan of inf (or a rounding error).
+  write("huge.json", R"({"items": 10, "root": "a",
+                         "processors": [{"name": "a", "compute": {"per_item": 1e308}, "comm": {"per_item": 0}},
+                                        {"name": "b", "compute": {"per_item": 1}, "comm": {"table": [[1, 1], [2, 1e308]]}}]})");
   expect_refusal("scatter missing.json", "missing.json: cannot open");
+  expect_refusal("scatter huge.json", "10 items take up to inf s on processor b");
+  expect_refusal("scatter huge.json --algorithm uniform --items 1", "receptions add up to 1e+308 s");
+  expect_refusal("compare huge.json", "huge.json: platform: 10 items take up to inf s");
+  expect_refusal("compare huge.json --root nobody", "unknown processor 'nobody'");
   std::filesystem::create_directories(dir / "a-directory.json");
   expect_refusal("scatter a-directory.json", "a-directory.json: cannot open the platform file: is a directory");
   expect_refusal("scatter bad.json", "bad.json: malformed JSON");

@@ -1,6 +1,7 @@
 #include "hetlb/scatter/problem.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -23,6 +24,34 @@ bool Problem::all_non_decreasing() const {
   return std::all_of(comm.begin(), comm.end(), nd) && std::all_of(compute.begin(), compute.end(), nd);
 }
 
+namespace {
+// Largest time f takes on 0..n items: f(n), or a larger measured point of a table (tables need not
+// be monotone; between points and beyond them they are linear).
+double largest_on(const CostFunction& f, Count n) {
+  double m = f(n);
+  for (const auto& point : f.points()) m = std::max(m, point.second);
+  return m;
+}
+
+// Every makespan of equation (2) is at most the sum of the receptions plus the longest computation;
+// that bound, doubled for the evaluators' sums, must be a finite double (else plans print inf).
+void check_finite_times(const Problem& p) {
+  double comms = 0, comp = 0;
+  std::size_t worst = 0;
+  double worst_time = -1;
+  for (std::size_t k = 0; k < p.names.size(); ++k) {
+    const double c = largest_on(p.comm[k], p.items), t = largest_on(p.compute[k], p.items);
+    comms += c;
+    comp = std::max(comp, t);
+    if (std::max(c, t) > worst_time) worst_time = std::max(c, t), worst = k;
+  }
+  if (!std::isfinite(2 * (comms + comp)))
+    throw Error(fmt::format("platform: {} items take up to {:.6g} s on processor {} (receptions add up to {:.6g} s); "
+                            "expected finite times (smaller costs or fewer items)",
+                            p.items, worst_time, p.names[worst], comms));
+}
+}  // namespace
+
 Problem make_problem(const Platform& platform, const std::vector<std::size_t>& order, Count items) {
   if (order.empty()) throw Error("send order: expected at least one processor");
   if (items <= 0) throw Error(fmt::format("items = {}: expected a positive number of items", items));
@@ -37,6 +66,7 @@ Problem make_problem(const Platform& platform, const std::vector<std::size_t>& o
     p.compute.push_back(proc.compute);
     p.comm.push_back(k + 1 == order.size() ? CostFunction::linear(0.0) : proc.comm);
   }
+  check_finite_times(p);
   return p;
 }
 
