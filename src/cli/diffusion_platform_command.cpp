@@ -5,6 +5,7 @@
 // simulator's load unit (125,000 bytes) costs on the original platform: an item of B bytes is a unit.
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -38,15 +39,20 @@ std::string scale_bandwidths(const std::string& xml, double factor) {
     const std::smatch& m = *it;
     const double unit = m[3] == "G" ? 1e9 : m[3] == "M" ? 1e6 : m[3] == "k" ? 1e3 : 1.0;
     out += xml.substr(at, static_cast<std::size_t>(m.position(0)) - at);
-    out += fmt::format("{}=\"{}Bps\"", m[1].str(), std::stod(m[2]) * unit * factor);
+    const double scaled = std::stod(m[2]) * unit * factor;
+    if (!std::isfinite(scaled))
+      throw Error(fmt::format("--unit-bytes: bandwidth {}{}Bps scaled by {} is {}; expected a finite bandwidth (fewer "
+                              "bytes per load unit)",
+                              m[2].str(), m[3].str(), factor, scaled));
+    out += fmt::format("{}=\"{}Bps\"", m[1].str(), scaled);
     at = static_cast<std::size_t>(m.position(0) + m.length(0));
   }
   return out + xml.substr(at);
 }
 
 void run(const Options& o) {
-  if (!(o.unit_bytes >= 1))
-    throw Error(fmt::format("--unit-bytes {}: expected at least 1 byte per load unit", o.unit_bytes));
+  if (!(o.unit_bytes >= 1) || !std::isfinite(o.unit_bytes))
+    throw Error(fmt::format("--unit-bytes {}: expected a finite number of bytes per load unit, at least 1", o.unit_bytes));
   std::string xml = sim::study_platform_xml(o.kind, o.nodes);
   xml = scale_bandwidths(xml, o.unit_bytes / sim::kUnitBytes);
   std::string hosts;  // the simulator's node k runs on the k-th host in natural order

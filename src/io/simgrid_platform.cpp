@@ -1,5 +1,7 @@
 #include "hetlb/io/simgrid_platform.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
@@ -26,8 +28,10 @@ std::string xml_escape(const std::string& s) {
 }  // namespace
 
 std::string scatter_platform_to_simgrid_xml(const Platform& pf, const SimgridExportOptions& o) {
-  if (!(o.flops_per_item > 0) || !(o.bytes_per_item > 0))
-    throw Error("SimGrid export: flops and bytes per item must be positive");
+  if (!(o.flops_per_item > 0) || !(o.bytes_per_item > 0) || !std::isfinite(o.flops_per_item) ||
+      !std::isfinite(o.bytes_per_item))
+    throw Error(fmt::format("SimGrid export: {} flops and {} bytes per item; expected positive finite numbers",
+                            o.flops_per_item, o.bytes_per_item));
   std::string xml =
       "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       "<platform version=\"4.1\">\n";
@@ -47,6 +51,11 @@ std::string scatter_platform_to_simgrid_xml(const Platform& pf, const SimgridExp
     const double speed = o.flops_per_item / p.compute.per_item();
     const double bw = (root || p.comm.per_item() == 0) ? kFastBandwidth : o.bytes_per_item / p.comm.per_item();
     const double lat = root ? 0.0 : p.comm.latency();
+    // SimGrid reads "inff" as no number: a speed or bandwidth beyond the largest double is refused.
+    if (!std::isfinite(speed) || !std::isfinite(bw))
+      throw Error(fmt::format("SimGrid export: processor '{}': speed {} flops/s, bandwidth {} B/s; expected finite "
+                              "numbers (smaller flops or bytes per item)",
+                              p.name, speed, bw));
     const std::string id = xml_escape(p.name);
     hosts += fmt::format("    <host id=\"{}\" speed=\"{:.17g}f\"/>\n", id, speed);
     links += fmt::format("    <link id=\"{}-link\" bandwidth=\"{:.17g}Bps\" latency=\"{:.17g}s\"/>\n", id, bw, lat);

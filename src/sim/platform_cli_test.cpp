@@ -111,6 +111,13 @@ TEST(PlatformCli, RefusesPlatformsThatCannotHoldTheNodes) {
   expect_refused("simgrid-platform --study grid --nodes 0 -o " + out, "--nodes 0");
   expect_refused("simgrid-platform -o " + out, "no platform");
   expect_refused("simgrid-platform --study grid -o " + out, "--nodes");
+  // Speeds and bandwidths beyond the largest double (written as "inff", which SimGrid cannot read).
+  const std::string grid1999 = std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json";
+  expect_refused("simgrid-platform " + grid1999 + " --flops-per-item 1e308 -o " + out,
+                 "processor 'dinadan': speed inf flops/s");
+  expect_refused("simgrid-platform " + grid1999 + " --bytes-per-item 1e308 -o " + out, "bandwidth inf B/s");
+  expect_refused("diffusion-platform --unit-bytes inf -o " + out, "--unit-bytes inf: expected a finite number");
+  expect_refused("diffusion-platform --unit-bytes 1e308 -o " + out, "expected a finite bandwidth");
   EXPECT_FALSE(exists(out));
 }
 
