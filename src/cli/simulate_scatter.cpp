@@ -3,11 +3,13 @@
 // models are derived (host speed, route latency and bandwidth from the root) and the plan replayed on it.
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hetlb/io/diffusion_metrics_json.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/scatter/solve.hpp"
 #include "hetlb/sim/scatter_replay.hpp"
@@ -43,7 +45,11 @@ void run(const Options& o) {
     plan = scatter::plan_scatter(platform, req);
     r = sim::replay_scatter(plan.problem, plan.plan.items);
   }
-  const double gap = r.makespan - plan.schedule.makespan;
+  // Relative to the prediction; a prediction of 0 s (nothing to do) has no relative gap unless missed.
+  const double predicted = plan.schedule.makespan;
+  const double gap = predicted > 0                ? (r.makespan - predicted) / predicted
+                     : r.makespan == predicted ? 0.0
+                                               : std::numeric_limits<double>::infinity();
   if (o.format == "json") {
     nlohmann::json shares = nlohmann::json::array();
     for (std::size_t i = 0; i < r.shares.size(); ++i)
@@ -56,7 +62,7 @@ void run(const Options& o) {
     std::cout << nlohmann::json{{"algorithm", o.algorithm},
                                 {"predicted_makespan", plan.schedule.makespan},
                                 {"simulated_makespan", r.makespan},
-                                {"relative_gap", gap / plan.schedule.makespan},
+                                {"relative_gap", io::finite_or_null(gap)},
                                 {"shares", shares},
                                 {"wall_seconds", r.wall_seconds}}
                      .dump(2)
@@ -70,7 +76,7 @@ void run(const Options& o) {
                              r.shares[i].items, plan.schedule.shares[i].comm_end, r.shares[i].comm_end,
                              plan.schedule.shares[i].finish, r.shares[i].finish);
   std::cout << fmt::format("makespan: predicted {:.6f} s, simulated {:.6f} s (relative gap {:.2e})\n",
-                           plan.schedule.makespan, r.makespan, gap / plan.schedule.makespan);
+                           plan.schedule.makespan, r.makespan, gap);
 }
 }  // namespace
 

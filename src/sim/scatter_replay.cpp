@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <functional>
 
 #include <fmt/format.h>
@@ -102,6 +103,12 @@ XmlScatter replay_scatter_xml(const std::string& path, const std::string& root, 
     throw Error(fmt::format("simulate scatter: --flops-per-item {} and --bytes-per-item {}; expected > 0 and >= 0",
                             flops_per_item, bytes_per_item));
   if (request.items <= 0) throw Error("simulate scatter: a SimGrid XML platform needs --items N");
+  // SimGrid never completes an activity of inf flops or bytes (it reports a deadlock).
+  const double n = static_cast<double>(request.items);
+  if (!std::isfinite(n * flops_per_item) || !std::isfinite(n * bytes_per_item))
+    throw Error(fmt::format("simulate scatter: {} items of {} flops and {} bytes; expected finite totals (fewer items, "
+                            "or smaller --flops-per-item and --bytes-per-item)",
+                            request.items, flops_per_item, bytes_per_item));
   auto engine = detail::make_engine(kExactNetwork);
   const std::vector<s4u::Host*> hosts = detail::load_platform(*engine, path, 0);
   Platform platform;

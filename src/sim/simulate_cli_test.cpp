@@ -96,6 +96,24 @@ TEST(SimulateCli, ScatterReplayMatchesThePlan) {
   EXPECT_EQ(j["shares"].size(), 16u);
 }
 
+// XML platforms: totals SimGrid cannot complete are refused (it reported a deadlock); a plan with
+// nothing to do (free computation) has a relative gap of 0, not NaN.
+TEST(SimulateCli, ScatterReplayOnXmlAtTheEdges) {
+  static const auto dir = hetlb::testing::scratch_dir("simulate-cli-xml");
+  const std::string xml = tmp("four.xml");
+  ASSERT_EQ(hetlb::testing::run_hetlb("simgrid-platform --study cluster --nodes 4 -o " + xml, dir).exit_code, 0);
+  const std::string scatter = "simulate scatter " + xml + " --items 10 ";
+  hetlb::testing::expect_refused_in_one_line(hetlb::testing::run_hetlb(scatter + "--flops-per-item 1e308", dir),
+                                             "10 items of 1e+308 flops and 10000 bytes; expected finite totals",
+                                             "--flops-per-item 1e308");
+  const CliRun r = hetlb::testing::run_hetlb(scatter + "--flops-per-item 1e-320 --format json", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["predicted_makespan"].get<double>(), 0.0);
+  ASSERT_TRUE(j["relative_gap"].is_number()) << r.out;
+  EXPECT_EQ(j["relative_gap"].get<double>(), 0.0);
+}
+
 TEST(SimulateCli, RefusesBadInput) {
   const std::string asym = tmp("asym.txt"), disc = tmp("disc.txt"), xml = tmp("bad.xml");
   std::ofstream(asym) << "0 1\n1 0\n1 2\n";
