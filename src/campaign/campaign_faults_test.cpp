@@ -81,6 +81,11 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   EXPECT_EQ(hetlb(tmp("missing.json")), 1);
   expect_refused(R"({"spec_version": 1, "min_lb_iter": [0]})", "\"min_lb_iter\" = 0.0; expected durations of at least 1e-07 s");
   expect_refused(R"({"spec_version": 1, "min_comp_iter": [0]})", "\"min_comp_iter\" = 0.0; expected durations of at least");
+  // Runs the simulator would refuse, refused before any (they were recorded as failed runs).
+  expect_refused(R"({"spec_version": 1, "ratios": [1, 1e300]})", "\"ratios\" 1e+300: tau = 1e+300 s");
+  expect_refused(R"({"spec_version": 1, "load_per_node": 1e-300, "ratios": 1})", "expected tau >= 1e-6 s");
+  expect_refused(R"({"spec_version": 1, "load_per_node": 1e5, "ratios": 1e298, "nodes": [4], "topologies": ["ring"]})",
+                 "tau = 1e+300 s, inf flops on 4 nodes");
   // Below the clock's resolution an activity would repeat at one date: refused like 0.
   expect_refused(R"({"spec_version": 1, "min_lb_iter": [1, 1e-30]})", "\"min_lb_iter\" = 1e-30; expected durations");
   expect_refused(R"({"spec_version": 1, "min_comp_iter": 5e-8})", "\"min_comp_iter\" = 5e-08; expected durations");

@@ -235,6 +235,21 @@ Spec read_spec(const std::string& path) {
   const auto min_lb = r.checked<double>("min_lb_iter", {-1}, "durations of at least 1e-07 s (negative: tau)",
                                         diffusion::valid_min_iteration);
 
+  // The simulator's own bounds on tau and on the total work (simulate_diffusion refuses the run
+  // otherwise), checked here so that a spec that cannot run is refused before any run. Files of
+  // initial loads set their own average: checked when they run.
+  if (std::any_of(initials.begin(), initials.end(), [](const std::string& i) { return !is_file(i); }))
+    for (double load : loads)
+      for (double ratio : ratios) {
+        const double tau = load * ratio * 1e-3;
+        const int most = *std::max_element(sizes.begin(), sizes.end());
+        const double longest = 10.0 * static_cast<double>(*std::max_element(iterations.begin(), iterations.end())) * tau;
+        if (!(tau >= 1e-6) || !std::isfinite(tau * most * 1e9) || !std::isfinite(longest))
+          throw Error(fmt::format("campaign \"{}\": \"load_per_node\" {} with \"ratios\" {}: tau = {} s, {} flops "
+                                  "on {} nodes, a default time limit of {} s; expected tau >= 1e-6 s and finite amounts",
+                                  path, load, ratio, tau, load * most * ratio * 1e6, most, longest));
+      }
+
   // Built-in topologies must fit every node count (hypercube: powers of 2, torus: not prime).
   for (const auto& t : topologies)
     for (int n : sizes)
