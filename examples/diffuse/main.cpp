@@ -91,15 +91,47 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
 }
 
+// The program's own bounds: work per item that an iteration can finish, items that fit in memory,
+// durations that are durations. Throws hetlb::Error naming the option.
+constexpr double kMaxRatio = 1e6;              // 1e12 flops per item: about 1000 s at 1 Gflop/s
+constexpr double kMaxItemBytesInAll = 0x1p34;  // 16 GiB of items over every rank
+constexpr std::size_t kMaxItemBytes = std::size_t{1} << 30;
+void check_options(const Options& o) {
+  if (!(o.ratio > 0 && o.ratio <= kMaxRatio))
+    throw hetlb::Error(fmt::format("--ratio {}: expected a positive ratio of at most {:g} ({:g} flops per item)",
+                                   o.ratio, kMaxRatio, kMaxRatio * 1e6));
+  if (!(o.load_per_node > 0) || !std::isfinite(o.load_per_node))
+    throw hetlb::Error(fmt::format("--load-per-node {}: expected a positive number of items", o.load_per_node));
+  if (o.item_bytes > 0 && o.item_bytes < diffuse::kMinItemBytes)
+    throw hetlb::Error(fmt::format("--item-bytes {}: expected at least {} (the item header)", o.item_bytes,
+                                   diffuse::kMinItemBytes));
+  if (o.item_bytes > kMaxItemBytes)
+    throw hetlb::Error(fmt::format("--item-bytes {}: expected at most {} (1 GiB)", o.item_bytes, kMaxItemBytes));
+  if (!(o.time_limit >= 0) || !std::isfinite(o.time_limit))
+    throw hetlb::Error(fmt::format("--time-limit {}: expected a non-negative number of seconds (0: none)", o.time_limit));
+  if (!(o.stop_after >= 0) || !std::isfinite(o.stop_after))
+    throw hetlb::Error(fmt::format("--stop-after {}: expected a non-negative number of seconds (0: at convergence)",
+                                   o.stop_after));
+}
+
+// Every item is held in memory: their total size is bounded (before any count is converted).
+void check_total(const Options& o, const std::vector<double>& loads) {
+  double items = 0;
+  for (double l : loads) items += l;
+  if (!(items * static_cast<double>(o.item_bytes) <= kMaxItemBytesInAll))
+    throw hetlb::Error(fmt::format("{:g} items of {} bytes in all: expected at most {:g} bytes (16 GiB) of items "
+                                   "(fewer items per node, or smaller --item-bytes)",
+                                   items, o.item_bytes, kMaxItemBytesInAll));
+}
+
 int run(const Options& o, int rank, int size) {
   // Items and their initial placement (the simulator's initial loads, whole items).
   std::string error;
   std::vector<double> loads;
   try {
-    if (o.item_bytes > 0 && o.item_bytes < diffuse::kMinItemBytes)
-      throw hetlb::Error(fmt::format("--item-bytes {}: expected at least {} (the item header)", o.item_bytes,
-                                     diffuse::kMinItemBytes));
+    check_options(o);
     loads = hetlb::diffusion::make_initial_load(o.initial, size, o.load_per_node, true, o.seed);
+    check_total(o, loads);
   } catch (const std::exception& e) {
     error = e.what();
   }

@@ -98,6 +98,16 @@ diffuse_error_test(diffuse_error_unknown_strategy 3 "strategy \"fastest\": unkno
 diffuse_error_test(diffuse_error_k_below_1 3 "k = 0.5: expected k >= 1" --k 0.5)
 diffuse_error_test(diffuse_error_item_size_0 3 "item size 0: expected items of at least 1 byte" --item-bytes 0
   --topology ring)
+# An item of 1e306 flops never finished (the run ignored its time limit); 1e300 items per node were
+# converted to counts (undefined behaviour); a negative time limit meant none.
+diffuse_error_test(diffuse_error_ratio_huge 2 "--ratio 1e.300: expected a positive ratio of at most 1e.06" --ratio 1e300)
+diffuse_error_test(diffuse_error_ratio_0 2 "--ratio 0: expected a positive ratio" --ratio 0)
+diffuse_error_test(diffuse_error_items_beyond_memory 2 "2e.300 items of 64 bytes in all: expected at most"
+  --load-per-node 1e300 --topology line)
+diffuse_error_test(diffuse_error_item_bytes_huge 2 "--item-bytes 100000000000: expected at most 1073741824"
+  --item-bytes 100000000000 --topology line)
+diffuse_error_test(diffuse_error_negative_time_limit 2 "--time-limit -1: expected a non-negative number"
+  --time-limit -1 --topology line)
 diffuse_error_test(diffuse_error_hypercube_of_12 12 "hypercube" --topology hypercube)
 diffuse_error_test(diffuse_error_asymmetric_edges 4 "asymmetric.edges" --topology ${diffuse_data}/asymmetric.edges)
 diffuse_error_test(diffuse_error_edge_out_of_range 4 "out-of-range.edges" --topology ${diffuse_data}/out-of-range.edges)
