@@ -51,7 +51,7 @@ test-asan: $(ASAN)/CMakeCache.txt
 	  ctest --output-on-failure -j $(JOBS) -LE no-sanitizer
 
 fuzz: $(ASAN)/CMakeCache.txt
-	cmake --build $(ASAN) -j $(JOBS) --target fuzz_platform_json fuzz_ring_json fuzz_diffusion_files fuzz_campaign_spec
+	cmake --build $(ASAN) -j $(JOBS) --target fuzz_platform_json fuzz_ring_json fuzz_diffusion_files fuzz_campaign_spec fuzz_results_file fuzz_ring_schedule
 	mkdir -p $(ASAN)/fuzz-corpus/platform $(ASAN)/fuzz-corpus/ring $(ASAN)/fuzz-corpus/diffusion
 	cp examples/grid1999.json $(ASAN)/fuzz-corpus/platform/ && cp examples/ring-*.json $(ASAN)/fuzz-corpus/ring/
 	$(ASAN)/bin/fuzz_platform_json -max_total_time=30 -seed=1 -max_len=4096 \
@@ -63,6 +63,11 @@ fuzz: $(ASAN)/CMakeCache.txt
 	mkdir -p $(ASAN)/fuzz-corpus/campaign
 	$(ASAN)/bin/fuzz_campaign_spec -max_total_time=30 -seed=1 -max_len=2048 \
 	  $(ASAN)/fuzz-corpus/campaign fuzz/corpus/campaign_spec
+	mkdir -p $(ASAN)/fuzz-corpus/results $(ASAN)/fuzz-corpus/schedule
+	$(ASAN)/bin/fuzz_results_file -max_total_time=30 -seed=1 -max_len=8192 \
+	  $(ASAN)/fuzz-corpus/results fuzz/corpus/results_file
+	$(ASAN)/bin/fuzz_ring_schedule -max_total_time=30 -seed=1 -max_len=2048 \
+	  $(ASAN)/fuzz-corpus/schedule fuzz/corpus/ring_schedule
 
 demo: deps build
 	@mkdir -p $(DEMO)

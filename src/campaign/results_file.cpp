@@ -127,8 +127,13 @@ std::map<std::string, Row> read_results(const std::string& path, const std::stri
   if (!in) return {};
   std::stringstream s;
   s << in.rdbuf();
+  return parse_results(path, s.str(), spec_version);
+}
+
+std::map<std::string, Row> parse_results(const std::string& source, const std::string& text,
+                                         const std::string& spec_version) {
   std::vector<std::string> header;
-  return parse(path, s.str(), spec_version, header);
+  return parse(source, text, spec_version, header);
 }
 
 ResultsFile::ResultsFile(const std::string& path, const std::string& spec_version) : path_(path) {

@@ -26,6 +26,9 @@ struct Row {
 // hetlb::Error when a key column is missing or a row belongs to another spec version. A missing file
 // has no rows.
 std::map<std::string, Row> read_results(const std::string& path, const std::string& spec_version);
+// The same, from the file's text (`source` names it in errors).
+std::map<std::string, Row> parse_results(const std::string& source, const std::string& text,
+                                         const std::string& spec_version);
 
 // The results file of a running campaign: locked, checked, repaired, appended to.
 class ResultsFile {
