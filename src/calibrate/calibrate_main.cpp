@@ -20,6 +20,7 @@
 #include "measure.hpp"
 
 namespace {
+constexpr double kMaxSyntheticCall = 1e12;  // iterations of the built-in kernel in one timed call
 
 using namespace hetlb;
 
@@ -95,9 +96,21 @@ int run(int argc, char** argv, int rank, int size) {
   }
   if (!agree(s.root < size, fmt::format("--root {}: expected a rank below {}", s.root, size), rank, MPI_COMM_WORLD))
     return 2;
-  const long long max_bytes = static_cast<long long>(
-      s.bytes_per_item * static_cast<double>(*std::max_element(s.comm_sizes.begin(), s.comm_sizes.end())));
-  if (!agree(max_bytes < INT32_MAX, fmt::format("--comm-sizes: {} bytes in one message, expected below 2^31", max_bytes),
+  // Compared as doubles: 1e300 bytes per item converted to an integer count was undefined.
+  const double max_bytes =
+      s.bytes_per_item * static_cast<double>(*std::max_element(s.comm_sizes.begin(), s.comm_sizes.end()));
+  if (!agree(max_bytes < INT32_MAX, fmt::format("--comm-sizes: {:g} bytes in one message, expected below 2^31", max_bytes),
+             rank, MPI_COMM_WORLD))
+    return 2;
+  // A timed call runs to its end, past --max-seconds-per-point: the built-in kernel's largest call is
+  // bounded (1e12 iterations, about 1000 s).
+  const double max_work =
+      static_cast<double>(o.synthetic_work) * static_cast<double>(*std::max_element(s.sizes.begin(), s.sizes.end()));
+  if (!agree(!o.kernel.empty() || max_work <= kMaxSyntheticCall,
+             fmt::format("--synthetic-work {} x --sizes up to {}: {:g} iterations in one timed call; expected at most "
+                         "{:g} (a call is never cut short)",
+                         o.synthetic_work, *std::max_element(s.sizes.begin(), s.sizes.end()), max_work,
+                         kMaxSyntheticCall),
              rank, MPI_COMM_WORLD))
     return 2;
   calibrate::Kernel kernel;
