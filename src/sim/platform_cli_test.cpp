@@ -111,6 +111,24 @@ TEST(PlatformCli, RefusesPlatformsThatCannotHoldTheNodes) {
   expect_refused("simgrid-platform --study grid --nodes 0 -o " + out, "--nodes 0");
   expect_refused("simgrid-platform -o " + out, "no platform");
   expect_refused("simgrid-platform --study grid -o " + out, "--nodes");
+  // A host of speed 0 or a link of bandwidth 0: SimGrid aborted ("The Impossible Did Happen", exit 134).
+  const std::string still = tmp("still.xml");
+  const std::string xml_head = R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1"><zone id="z" routing="Full">
+)";
+  auto two_hosts = [&](const std::string& speed, const std::string& bandwidth) {
+    std::ofstream(still) << xml_head << "<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"" << speed
+                         << "\"/><link id=\"l\" bandwidth=\"" << bandwidth
+                         << "\" latency=\"0s\"/><route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route></zone></platform>\n";
+  };
+  two_hosts("0f", "1GBps");
+  expect_refused("simulate diffusion --nodes 2 --topology line --platform " + still,
+                 "host \"b\" computes at 0 flop/s; expected a positive speed");
+  two_hosts("1Gf", "0Bps");
+  expect_refused("simulate diffusion --nodes 2 --topology line --platform " + still,
+                 "link \"l\" has bandwidth 0 B/s");
+  expect_refused("simulate scatter " + still + " --items 10", "link \"l\" has bandwidth 0 B/s");
   // Speeds and bandwidths beyond the largest double (written as "inff", which SimGrid cannot read).
   const std::string grid1999 = std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json";
   expect_refused("simgrid-platform " + grid1999 + " --flops-per-item 1e308 -o " + out,

@@ -1,6 +1,7 @@
 // Loads the platform into the SimGrid engine: generated XML for "cluster" and "grid", any file
 // otherwise; returns the hosts in natural order of their names, refusing fewer hosts than nodes.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -47,6 +48,20 @@ void load_text(const simgrid::s4u::Engine& engine, const std::string& xml) {
   }
   std::remove(path.c_str());
 }
+
+// SimGrid aborts ("The Impossible Did Happen") when an activity runs on a host of speed 0 or crosses a
+// link of bandwidth 0: refused when the platform is loaded, naming the resource.
+void check_resources(const simgrid::s4u::Engine& engine, const std::string& spec) {
+  for (const simgrid::s4u::Host* h : engine.get_all_hosts())
+    if (!(h->get_speed() > 0) || !std::isfinite(h->get_speed()))
+      throw Error(fmt::format("platform \"{}\": host \"{}\" computes at {} flop/s; expected a positive speed", spec,
+                              h->get_name(), h->get_speed()));
+  for (const simgrid::s4u::Link* l : engine.get_all_links())
+    if (!(l->get_bandwidth() > 0) || !std::isfinite(l->get_bandwidth()) || !(l->get_latency() >= 0))
+      throw Error(fmt::format("platform \"{}\": link \"{}\" has bandwidth {} B/s and latency {} s; expected a "
+                              "positive bandwidth and a non-negative latency",
+                              spec, l->get_name(), l->get_bandwidth(), l->get_latency()));
+}
 }  // namespace
 
 void load_platform_text(const simgrid::s4u::Engine& engine, const std::string& xml) { load_text(engine, xml); }
@@ -62,6 +77,7 @@ std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engin
     load_file(engine, spec);
   std::vector<simgrid::s4u::Host*> hosts = engine.get_all_hosts();
   if (hosts.empty()) throw Error(fmt::format("platform \"{}\": no hosts; expected at least one host", spec));
+  check_resources(engine, spec);
   if (hosts.size() < static_cast<std::size_t>(nodes))
     throw Error(fmt::format("platform \"{}\": {} hosts for {} nodes; expected at least one host per node", spec,
                             hosts.size(), nodes));
