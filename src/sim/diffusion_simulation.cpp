@@ -103,6 +103,9 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   auto engine = detail::make_engine();
   const std::vector<s4u::Host*> hosts = detail::load_platform(*engine, config.platform, n);
   const std::vector<int> host_of = map_nodes_to_hosts(n, static_cast<int>(hosts.size()));
+  for (int i = 0; i < n; ++i)
+    for (int j : topology.neighbours[i])
+      if (i < j) detail::check_route(hosts[host_of[i]], hosts[host_of[j]], config.platform);
 
   World w;
   w.config = config;

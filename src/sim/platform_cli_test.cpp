@@ -129,6 +129,27 @@ TEST(PlatformCli, RefusesPlatformsThatCannotHoldTheNodes) {
   expect_refused("simulate diffusion --nodes 2 --topology line --platform " + still,
                  "link \"l\" has bandwidth 0 B/s");
   expect_refused("simulate scatter " + still + " --items 10", "link \"l\" has bandwidth 0 B/s");
+  // A missing route: SimGrid aborted the first message over it. Routes that only a sealed platform
+  // has (Floyd: a to c through b) were missed by the scatter replay before.
+  std::ofstream(still) << xml_head << R"(<host id="a" speed="1Gf"/><host id="b" speed="1Gf"/><host id="c" speed="1Gf"/>
+<link id="l" bandwidth="1GBps" latency="1ms"/><route src="a" dst="b"><link_ctn id="l"/></route></zone></platform>
+)";
+  expect_refused("simulate diffusion --nodes 3 --topology line --platform " + still,
+                 "no route from host \"b\" to host \"c\"");
+  expect_refused("simulate scatter " + still + " --items 10", "no route from host \"a\" to host \"c\"");
+  const std::string floyd = tmp("floyd.xml");
+  std::ofstream(floyd) << R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1"><zone id="z" routing="Floyd">
+<host id="a" speed="1Gf"/><host id="b" speed="1Gf"/><host id="c" speed="1Gf"/>
+<link id="ab" bandwidth="1GBps" latency="1ms"/><link id="bc" bandwidth="1GBps" latency="1ms"/>
+<route src="a" dst="b"><link_ctn id="ab"/></route><route src="b" dst="c"><link_ctn id="bc"/></route>
+</zone></platform>
+)";
+  const CliRun relayed = hetlb("simulate scatter " + floyd + " --items 10 --format json");
+  EXPECT_EQ(relayed.exit_code, 0) << relayed.err;
+  const CliRun line = hetlb("simulate diffusion --nodes 3 --topology line --iterations 5 --platform " + floyd);
+  EXPECT_EQ(line.exit_code, 0) << line.err;
   // Speeds and bandwidths beyond the largest double (written as "inff", which SimGrid cannot read).
   const std::string grid1999 = std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json";
   expect_refused("simgrid-platform " + grid1999 + " --flops-per-item 1e308 -o " + out,

@@ -66,6 +66,17 @@ void check_resources(const simgrid::s4u::Engine& engine, const std::string& spec
 
 void load_platform_text(const simgrid::s4u::Engine& engine, const std::string& xml) { load_text(engine, xml); }
 
+void check_route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, const std::string& spec) {
+  if (from == to) return;
+  std::vector<simgrid::s4u::Link*> links;
+  double latency = 0;
+  from->route_to(to, links, &latency);
+  if (links.empty() && !(latency > 0))  // SimGrid's own test before it aborts
+    throw Error(fmt::format("platform \"{}\": no route from host \"{}\" to host \"{}\"; expected a route between "
+                            "every two hosts that communicate",
+                            spec, from->get_name(), to->get_name()));
+}
+
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
                                                int nodes) {
   if (spec == "grid" && nodes > grid5000::total_hosts())  // the same line as for a file too small
@@ -75,6 +86,9 @@ std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engin
     load_text(engine, study_platform_xml(spec, nodes));
   else
     load_file(engine, spec);
+  // Routes are final once the platform is sealed (Floyd and Dijkstra zones compute them then): before,
+  // route_to may miss routes that exist.
+  engine.seal_platform();
   std::vector<simgrid::s4u::Host*> hosts = engine.get_all_hosts();
   if (hosts.empty()) throw Error(fmt::format("platform \"{}\": no hosts; expected at least one host", spec));
   check_resources(engine, spec);

@@ -13,6 +13,10 @@ namespace hetlb::sim::detail {
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
                                                int nodes);
 
+// Throws hetlb::Error naming both hosts when `from` and `to` (distinct) have no route between them:
+// SimGrid aborts the first message sent over a missing route.
+void check_route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, const std::string& spec);
+
 // Loads a platform given as XML text (through a temporary file).
 void load_platform_text(const simgrid::s4u::Engine& engine, const std::string& xml);
 

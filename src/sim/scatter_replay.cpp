@@ -128,6 +128,7 @@ XmlScatter replay_scatter_xml(const std::string& path, const std::string& root, 
     } else {
       std::vector<s4u::Link*> links;
       double latency = 0;
+      detail::check_route(root_host, h, path);
       root_host->route_to(h, links, &latency);
       double bandwidth = 1e300;
       for (const s4u::Link* l : links) bandwidth = std::min(bandwidth, l->get_bandwidth());
