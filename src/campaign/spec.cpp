@@ -21,6 +21,7 @@
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
+#include "hetlb/sim/diffusion_simulation.hpp"
 
 namespace hetlb::campaign {
 
@@ -202,8 +203,9 @@ Spec read_spec(const std::string& path) {
   const auto platforms = r.checked<std::string>(
       "platforms", {"cluster", "grid"}, "cluster, grid or an existing SimGrid XML file",
       [](const std::string& p) { return p == "cluster" || p == "grid" || is_file(p); });
-  const auto sizes = r.checked<int>("nodes", {16, 64, 256, 1024}, "node counts from 2 to 1048576",
-                                    [](int n) { return n >= 2 && n <= (1 << 20); });
+  const auto sizes = r.checked<int>("nodes", {16, 64, 256, 1024},
+                                    fmt::format("node counts from 2 to {} (the simulator's largest)", sim::kMaxSimulatedNodes),
+                                    [](int n) { return n >= 2 && n <= sim::kMaxSimulatedNodes; });
   const auto topologies = r.checked<std::string>(
       "topologies", {"line", "torus", "hypercube"}, "line, ring, torus, hypercube, complete or an edge-list file",
       [](const std::string& t) {

@@ -93,6 +93,10 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   std::vector<double> initial;
   build_nodes(config, topology, initial);
   const int n = topology.size();
+  if (n > kMaxSimulatedNodes)
+    throw Error(fmt::format("{} nodes: expected at most {} (four SimGrid actors per node, each with a stack of its "
+                            "own)",
+                            n, kMaxSimulatedNodes));
   const double total = diffusion::total_load(initial);
   const double average = total / n;
   const double tau = checked_tau(average, config.ratio);
@@ -100,7 +104,10 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   const double trace_interval = config.trace_interval < 0 ? tau : config.trace_interval;
   check_scale(config, n, total, time_limit, trace_interval);
 
-  auto engine = detail::make_engine();
+  // Beyond kMaxGuardedNodes, stacks without guard pages: SimGrid aborted ("Failed to protect stack")
+  // at 8192 nodes, past the process's memory mappings. Results do not depend on it.
+  auto engine = detail::make_engine(n > kMaxGuardedNodes ? std::vector<std::string>{"--cfg=contexts/guard-size:0"}
+                                                         : std::vector<std::string>{});
   const std::vector<s4u::Host*> hosts = detail::load_platform(*engine, config.platform, n);
   const std::vector<int> host_of = map_nodes_to_hosts(n, static_cast<int>(hosts.size()));
   for (int i = 0; i < n; ++i)

@@ -54,6 +54,12 @@ struct DiffusionConfig {
 // bytes. tau = average load * ratio * 1 ms, the time to compute the average load on 1 Gflop/s.
 inline constexpr double kUnitBytes = 125000.0;
 inline constexpr double kUnitFlopsPerRatio = 1e6;
+
+// Largest node count simulated: each node runs four SimGrid actors, whose stacks beyond 4096 nodes
+// are allocated without guard pages (a guarded stack takes two of the 65,530 memory mappings Linux
+// allows a process by default); 16384 nodes take about 1 GB, 32768 took 10 GB here.
+inline constexpr int kMaxSimulatedNodes = 16384;
+inline constexpr int kMaxGuardedNodes = 4096;
 inline constexpr double kControlBytes = 64.0;
 
 struct LoadSample {
