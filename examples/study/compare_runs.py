@@ -8,7 +8,7 @@
   compare_runs.py builds OLD_HETLB NEW_HETLB N [SEED]
       runs N random small settings (4 to 16 nodes, every strategy, integer or real, both phases) with
       two builds and compares their JSON outputs (relative 1e-9; wall time, events and
-      streaks_computed aside)
+      streaks_computed aside); a setting whose old run lasts over 60 s is skipped and counted
 Prints one line per difference and a total; exit status 1 if any differs.
 """
 import csv
@@ -22,8 +22,13 @@ METRICS = ['converged_nodes', 'avg_idle_time', 'avg_convergence_date', 'max_conv
 SKIPPED = {'wall_seconds', 'events', 'events_per_wall_second', 'streaks_computed'}
 
 
-def run(hetlb, args):
-    p = subprocess.run([hetlb, 'simulate', 'diffusion', *args, '--format', 'json'], capture_output=True, text=True)
+def run(hetlb, args, timeout=None):
+    """The run's JSON, {'error': ...} when it is refused, None when it outlasts `timeout` seconds."""
+    try:
+        p = subprocess.run([hetlb, 'simulate', 'diffusion', *args, '--format', 'json'], capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
     return json.loads(p.stdout) if p.returncode == 0 else {'error': p.stderr.strip()}
 
 
@@ -90,17 +95,25 @@ def random_args(rng):
     return args
 
 
-def compare_builds(old, new, n, seed):
+def compare_builds(old, new, n, seed, timeout=60):
+    """Random small settings can run for hours (a stalled integer run to a time limit of 20,000 tau):
+    a setting whose run outlasts `timeout` seconds with the old build is skipped, and counted as such."""
     rng = random.Random(seed)
-    bad = 0
-    for _ in range(n):
+    bad = skipped = 0
+    for i in range(n):
         args = random_args(rng)
-        a, b = run(old, args), run(new, args)
+        a = run(old, args, timeout)
+        if a is None:
+            skipped += 1
+            print(f'[{i + 1}/{n}] skipped (over {timeout} s): ' + ' '.join(args), file=sys.stderr, flush=True)
+            continue
+        b = run(new, args)
         diffs = [(k, a[k], b.get(k)) for k in a if k not in SKIPPED and differ(a[k], b.get(k), 1e-9)]
+        print(f'[{i + 1}/{n}] {"different" if diffs else "same"}', file=sys.stderr, flush=True)
         if diffs:
             bad += 1
-            print(' '.join(args), diffs[:4])
-    print(f'{n} settings, {bad} different')
+            print(' '.join(args), diffs[:4], flush=True)
+    print(f'{n} settings, {bad} different, {skipped} skipped (over {timeout} s)')
     return bad
 
 
