@@ -260,8 +260,11 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     code = run(o, rank, size);
-  } catch (const CLI::ParseError& e) {
-    code = rank == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 2);
+  } catch (const CLI::CallForHelp& e) {
+    code = rank == 0 ? app.exit(e) : 0;
+  } catch (const CLI::ParseError& e) {  // one line, like every other refusal
+    if (rank == 0) std::fprintf(stderr, "hetlb-diffuse: %s (see hetlb-diffuse --help)\n", e.what());
+    code = 2;
   } catch (const std::exception& e) {  // the same on every rank (agreed), printed once
     if (rank == 0) std::fprintf(stderr, "hetlb-diffuse: %s\n", e.what());
     code = 2;

@@ -102,6 +102,7 @@ diffuse_error_test(diffuse_error_item_size_0 3 "item size 0: expected items of a
 # converted to counts (undefined behaviour); a negative time limit meant none.
 diffuse_error_test(diffuse_error_ratio_huge 2 "--ratio 1e.300: expected a positive ratio of at most 1e.06" --ratio 1e300)
 diffuse_error_test(diffuse_error_ratio_0 2 "--ratio 0: expected a positive ratio" --ratio 0)
+diffuse_error_test(diffuse_error_unknown_option 2 "not expected: 1 --bogus \\(see hetlb-diffuse --help\\)" --bogus 1)
 diffuse_error_test(diffuse_error_items_beyond_memory 2 "2e.300 items of 64 bytes in all: expected at most"
   --load-per-node 1e300 --topology line)
 diffuse_error_test(diffuse_error_item_bytes_huge 2 "--item-bytes 100000000000: expected at most 1073741824"

@@ -125,10 +125,14 @@ int main(int argc, char** argv) {
   app.add_option("--gantt", o.gantt, "rank 0 draws the measured Gantt chart to this .png or .svg (gnuplot)");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = rank == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : 2);
+  } catch (const CLI::CallForHelp& e) {
+    if (rank == 0) app.exit(e);
     MPI_Finalize();
-    return code == 0 ? 0 : 2;
+    return 0;
+  } catch (const CLI::ParseError& e) {  // one line, like every other refusal
+    if (rank == 0) std::fprintf(stderr, "hetlb-seismic: %s (see hetlb-seismic --help)\n", e.what());
+    MPI_Finalize();
+    return 2;
   }
   if (o.root < 0 || o.root >= size)
     return fail_everywhere(rank, "--root " + std::to_string(o.root) + ": expected a rank in [0, " +

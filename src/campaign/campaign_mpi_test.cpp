@@ -106,6 +106,18 @@ TEST(CampaignMpi, BadSpecStopsEveryRankInOneLine) {
   EXPECT_EQ(slurp(csv), "precious\n");
 }
 
+// A bad option is read on every rank before MPI starts: one error line (the first rank's), exit 2.
+// Before, every rank's CLI11 message came with "Run with --help", under mpirun's exit code 105.
+TEST(CampaignMpi, BadOptionIsOneLine) {
+  std::string err;
+  const int status = run(kMpirun + kBin + "hetlb-campaign " + tmp("none.json") + " --timeout -1", &err);
+  EXPECT_NE(status, 0);
+  const std::string line = "hetlb-campaign: error: --timeout: value -1: expected a non-negative number";
+  EXPECT_NE(err.find(line), std::string::npos) << err;
+  EXPECT_EQ(err.find(line), err.rfind("hetlb-campaign: error:")) << "more than one error line:\n" << err;
+  EXPECT_EQ(err.find("Run with --help"), std::string::npos) << err;
+}
+
 // The process of `rank` running hetlb-campaign on `spec` (by its command line and environment).
 pid_t rank_process(const std::string& spec, int rank) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc")) {

@@ -165,15 +165,26 @@ int main(int argc, char** argv) {
                                            "as long, it is taken for dead (with mpirun --enable-recovery)")
       ->check(positive())
       ->capture_default_str();
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  // Options are read on every rank, after MPI_Init: only rank 0 prints help or the one error line, and
+  // a barrier keeps every rank until it has (a rank exiting first had mpirun kill rank 0 before it
+  // printed).
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    if (rank == 0) app.exit(e);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    if (rank == 0) std::cerr << "hetlb-campaign: error: " << e.what() << " (see hetlb-campaign --help)" << std::endl;
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 2;
+  }
   int status = 0;
   try {
     if (size == 1) {  // no worker rank: run on this process, one setting at a time
