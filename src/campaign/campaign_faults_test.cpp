@@ -84,10 +84,13 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused(R"({"spec_version": 1, "min_lb_iter": [0]})", "\"min_lb_iter\" = 0.0; expected durations of at least 1e-07 s");
   expect_refused(R"({"spec_version": 1, "min_comp_iter": [0]})", "\"min_comp_iter\" = 0.0; expected durations of at least");
   // Runs the simulator would refuse, refused before any (they were recorded as failed runs).
-  expect_refused(R"({"spec_version": 1, "ratios": [1, 1e300]})", "\"ratios\" 1e+300: tau = 1e+300 s");
-  expect_refused(R"({"spec_version": 1, "load_per_node": 1e-300, "ratios": 1})", "expected tau >= 1e-6 s");
+  expect_refused(R"({"spec_version": 1, "ratios": [1, 1e300]})", "\"ratios\" 1e+300 on 1024 nodes: total load 1024000 x ratio 1e+300: inf flops");
+  expect_refused(R"({"spec_version": 1, "load_per_node": 1e-300, "ratios": 1})", "expected tau >= 1e-06 s");
   expect_refused(R"({"spec_version": 1, "load_per_node": 1e5, "ratios": 1e298, "nodes": [4], "topologies": ["ring"]})",
-                 "tau = 1e+300 s, inf flops on 4 nodes");
+                 "\"ratios\" 1e+298 on 4 nodes: total load 400000 x ratio 1e+298: inf flops");
+  // A time limit in tau beyond a double's range (each run would be refused by the simulator).
+  expect_refused(R"({"spec_version": 1, "mode": "fixed_duration", "time_limit_tau": 1e308, "ratios": 10})",
+                 "a time limit of inf s; expected finite amounts");
   // Below the clock's resolution an activity would repeat at one date: refused like 0.
   expect_refused(R"({"spec_version": 1, "min_lb_iter": [1, 1e-30]})", "\"min_lb_iter\" = 1e-30; expected durations");
   expect_refused(R"({"spec_version": 1, "min_comp_iter": 5e-8})", "\"min_comp_iter\" = 5e-08; expected durations");

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -18,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hetlb/diffusion/minimum_iteration.hpp"
+#include "hetlb/diffusion/run_scale.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
@@ -52,7 +52,6 @@ const std::set<std::string> kSpecKeys = {
 // x as a T when it is a whole number within T's range: an unsigned, a signed or a float JSON number.
 template <class T>
 std::optional<T> whole_number(const json& x) {
-  using limits = std::numeric_limits<T>;
   if (x.is_number_unsigned()) {
     const std::uint64_t u = x.get<std::uint64_t>();
     return std::in_range<T>(u) ? std::optional<T>(static_cast<T>(u)) : std::nullopt;
@@ -62,11 +61,11 @@ std::optional<T> whole_number(const json& x) {
     return std::in_range<T>(i) ? std::optional<T>(static_cast<T>(i)) : std::nullopt;
   }
   if (!x.is_number_float()) return std::nullopt;
-  // -min is 2^(bits-1) exactly for signed T; for unsigned T the bound is 2^bits, i.e. max + 1.
+  // A whole double below 2^63 in magnitude is an exact int64: then the same range rule as integers.
   const double d = x.get<double>();
-  const double upper = limits::is_signed ? -static_cast<double>(limits::min()) : static_cast<double>(limits::max()) + 1.0;
-  if (!std::isfinite(d) || d != std::floor(d) || d < static_cast<double>(limits::min()) || d >= upper) return std::nullopt;
-  return static_cast<T>(d);
+  if (!std::isfinite(d) || d != std::floor(d) || std::abs(d) >= 0x1p63) return std::nullopt;
+  const auto i = static_cast<std::int64_t>(d);
+  return std::in_range<T>(i) ? std::optional<T>(static_cast<T>(i)) : std::nullopt;
 }
 
 struct Reader {
@@ -232,25 +231,31 @@ Spec read_spec(const std::string& path) {
       if (l <= 0)
         r.fail(in_tau ? "time_limit_tau" : "time_limit", json(l),
                fmt::format("positive durations in mode {} (the date at which runs end)", s.mode));
-  const auto min_comp = r.checked<double>("min_comp_iter", {-1}, "durations of at least 1e-07 s (negative: tau/10)",
-                                          diffusion::valid_min_iteration);
-  const auto min_lb = r.checked<double>("min_lb_iter", {-1}, "durations of at least 1e-07 s (negative: tau)",
+  const std::string shortest = diffusion::shortest_min_iteration_text();
+  const auto min_comp = r.checked<double>(
+      "min_comp_iter", {-1}, fmt::format("durations of at least {} s (negative: tau/10)", shortest),
+      diffusion::valid_min_iteration);
+  const auto min_lb = r.checked<double>("min_lb_iter", {-1},
+                                        fmt::format("durations of at least {} s (negative: tau)", shortest),
                                         diffusion::valid_min_iteration);
 
   // The simulator's own bounds on tau and on the total work (simulate_diffusion refuses the run
   // otherwise), checked here so that a spec that cannot run is refused before any run. Files of
   // initial loads set their own average: checked when they run.
-  if (std::any_of(initials.begin(), initials.end(), [](const std::string& i) { return !is_file(i); }))
+  if (std::any_of(initials.begin(), initials.end(), [](const std::string& i) { return !is_file(i); })) {
+    const int most = *std::max_element(sizes.begin(), sizes.end());
+    const long long longest = *std::max_element(iterations.begin(), iterations.end());
     for (double load : loads)
-      for (double ratio : ratios) {
-        const double tau = load * ratio * 1e-3;
-        const int most = *std::max_element(sizes.begin(), sizes.end());
-        const double longest = 10.0 * static_cast<double>(*std::max_element(iterations.begin(), iterations.end())) * tau;
-        if (!(tau >= 1e-6) || !std::isfinite(tau * most * 1e9) || !std::isfinite(longest))
-          throw Error(fmt::format("campaign \"{}\": \"load_per_node\" {} with \"ratios\" {}: tau = {} s, {} flops "
-                                  "on {} nodes, a default time limit of {} s; expected tau >= 1e-6 s and finite amounts",
-                                  path, load, ratio, tau, load * most * ratio * 1e6, most, longest));
-      }
+      for (double ratio : ratios)
+        for (double limit : limits) try {
+            const double tau = diffusion::tau_of(load, ratio);
+            diffusion::check_run_scale(load * most, load, ratio,
+                                       diffusion::time_limit_of(in_tau ? limit * tau : limit, longest, tau));
+          } catch (const Error& e) {
+            throw Error(fmt::format("campaign \"{}\": \"load_per_node\" {} with \"ratios\" {} on {} nodes: {}", path,
+                                    load, ratio, most, e.what()));
+          }
+  }
 
   // Built-in topologies must fit every node count (hypercube: powers of 2, torus: not prime).
   for (const auto& t : topologies)
@@ -296,7 +301,7 @@ Spec read_spec(const std::string& path) {
                                     colon == std::string::npos ? "1" : num(std::stod(st.substr(colon + 1)));
                                 const long long run_iterations = s.mode == "fixed_duration" ? kNeverConverge : it;
                                 // tau: the time to compute the average load (docs/simulation.md).
-                                const double seconds = in_tau ? limit * load * ratio * 1e-3 : limit;
+                                const double seconds = in_tau ? limit * diffusion::tau_of(load, ratio) : limit;
                                 Setting x;
                                 x.nodes = n;
                                 x.values = {s.version, s.mode, name, k, v ? "true" : "false", in ? "true" : "false",

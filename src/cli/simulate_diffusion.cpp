@@ -120,9 +120,9 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--time-limit", c.time_limit, "simulated seconds (0: 10 x iterations x tau)")
       ->capture_default_str();
   sub->add_option("--min-comp-iter", c.min_comp_iter, "minimum computing iteration, s (default, or negative: tau/10)")
-      ->check(number_check(diffusion::valid_min_iteration, diffusion::kMinIterationExpected));
+      ->check(number_check(diffusion::valid_min_iteration, diffusion::min_iteration_expected()));
   sub->add_option("--min-lb-iter", c.min_lb_iter, "minimum load-balancing iteration, s (default, or negative: tau)")
-      ->check(number_check(diffusion::valid_min_iteration, diffusion::kMinIterationExpected));
+      ->check(number_check(diffusion::valid_min_iteration, diffusion::min_iteration_expected()));
   sub->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
   sub->add_option("--trace", o->trace, "write each node's load over time (FILE.csv)");

@@ -10,6 +10,7 @@
 #include "engine.hpp"
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
+#include "hetlb/diffusion/run_scale.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/sim/platform.hpp"
@@ -34,11 +35,11 @@ void check_config(const DiffusionConfig& c) {
   if (!(c.strategy.k >= 1)) throw Error(fmt::format("--k {}: expected k >= 1", c.strategy.k));
   if (!diffusion::valid_min_iteration(c.min_lb_iter))
     throw Error(fmt::format("--min-lb-iter {}: expected {}; the balancing activity takes no simulated time of its own",
-                            c.min_lb_iter, diffusion::kMinIterationExpected));
+                            c.min_lb_iter, diffusion::min_iteration_expected()));
   if (!diffusion::valid_min_iteration(c.min_comp_iter))
     throw Error(fmt::format("--min-comp-iter {}: expected {}; a computing iteration on a tiny load takes no "
                             "simulated time",
-                            c.min_comp_iter, diffusion::kMinIterationExpected));
+                            c.min_comp_iter, diffusion::min_iteration_expected()));
   if (std::isnan(c.trace_interval))
     throw Error("--trace-interval nan: expected a positive duration (s)");
   if (c.time_limit < 0 || !std::isfinite(c.time_limit))
@@ -58,27 +59,9 @@ void build_nodes(const DiffusionConfig& c, diffusion::Topology& topology, std::v
   load = diffusion::make_initial_load(c.initial, nodes, c.load_per_node, c.strategy.integer, c.seed);
 }
 
-// tau, the time to compute the average load (ratio ms per unit), checked before SimGrid starts.
-// SimGrid resolves dates to 1e-9 s (its default timing precision): iterations of tau/10 must be well
-// above that, or runs end at dates that mean nothing.
-double checked_tau(double average, double ratio) {
-  const double tau = average * ratio * 1e-3;
-  if (tau < 1e-6)
-    throw Error(fmt::format("average load {} x ratio {} gives tau = {} s; expected tau >= 1e-6 s (a larger load per "
-                            "node or ratio; dates are resolved to 1e-9 s)",
-                            average, ratio, tau));
-  return tau;
-}
-
-// Every amount and date of the run is a finite double (SimGrid never completes an execution of inf
-// flops), and the load trace, kept in memory, holds a bounded number of values (800 MB of doubles).
+// The load trace, kept in memory, holds a bounded number of values (800 MB of doubles).
 constexpr double kMaxTraceValues = 1e8;
-void check_scale(const DiffusionConfig& c, int nodes, double total, double time_limit, double trace_interval) {
-  const double flops = total * c.ratio * kUnitFlopsPerRatio;
-  if (!std::isfinite(flops) || !std::isfinite(time_limit))
-    throw Error(fmt::format("total load {} x ratio {}: {:.6g} flops and a time limit of {:.6g} s; expected finite amounts (a "
-                            "smaller load per node, ratio or --iterations)",
-                            total, c.ratio, flops, time_limit));
+void check_trace_size(int nodes, double time_limit, double trace_interval) {
   const double samples = std::floor(time_limit / trace_interval) + 1;
   if (trace_interval > 0 && samples * nodes > kMaxTraceValues)
     throw Error(fmt::format("--trace-interval {}: {:.3g} samples of {} loads up to the time limit of {} s; expected at "
@@ -99,10 +82,11 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
                             n, kMaxSimulatedNodes));
   const double total = diffusion::total_load(initial);
   const double average = total / n;
-  const double tau = checked_tau(average, config.ratio);
-  const double time_limit = config.time_limit > 0 ? config.time_limit : 10.0 * config.convergence_iterations * tau;
+  const double tau = diffusion::tau_of(average, config.ratio);
+  const double time_limit = diffusion::time_limit_of(config.time_limit, config.convergence_iterations, tau);
+  diffusion::check_run_scale(total, average, config.ratio, time_limit);
   const double trace_interval = config.trace_interval < 0 ? tau : config.trace_interval;
-  check_scale(config, n, total, time_limit, trace_interval);
+  check_trace_size(n, time_limit, trace_interval);
 
   // Beyond kMaxGuardedNodes, stacks without guard pages: SimGrid aborted ("Failed to protect stack")
   // at 8192 nodes, past the process's memory mappings. Results do not depend on it.

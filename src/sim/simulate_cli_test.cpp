@@ -141,7 +141,7 @@ TEST(SimulateCli, RefusesBadInput) {
   // Below the clock's resolution: start + 1e-30 == start, the same endless loop at one date.
   expect_refused("--min-lb-iter 1e-30", "--min-lb-iter: value 1e-30" + at_least);
   expect_refused("--min-comp-iter 9e-8", "--min-comp-iter: value 9e-8" + at_least);
-  expect_refused("--load-per-node 1e-300", "expected tau >= 1e-6 s");
+  expect_refused("--load-per-node 1e-300", "expected tau >= 1e-06 s");
   // SimGrid aborted past the process's memory mappings (8192 nodes); beyond 16384 nodes, refused.
   expect_refused("--nodes 32768 --topology ring", "32768 nodes: expected at most 16384");
   // inf flops: SimGrid would never complete the execution (it reported a deadlock, and exit 0).

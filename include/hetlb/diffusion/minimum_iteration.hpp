@@ -5,6 +5,7 @@
 // one date for ever. One rule for the command line, the library and campaign specs.
 #pragma once
 #include <cmath>
+#include <string>
 
 namespace hetlb::diffusion {
 
@@ -18,7 +19,9 @@ inline bool valid_min_iteration(double seconds) {
   return std::isfinite(seconds) && (seconds < 0 || seconds >= kShortestMinIteration);
 }
 
+// kShortestMinIteration as written in refusals ("1e-07").
+std::string shortest_min_iteration_text();
 // What valid_min_iteration expects, for refusals ("expected " + this).
-inline constexpr const char* kMinIterationExpected = "a duration of at least 1e-07 s, or a negative number for the default";
+std::string min_iteration_expected();
 
 }  // namespace hetlb::diffusion

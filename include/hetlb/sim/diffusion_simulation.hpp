@@ -10,6 +10,7 @@
 #include "hetlb/diffusion/balancing_phase.hpp"
 #include "hetlb/diffusion/metrics.hpp"
 #include "hetlb/diffusion/node_state.hpp"
+#include "hetlb/diffusion/run_scale.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 
 namespace hetlb::sim {
@@ -53,7 +54,7 @@ struct DiffusionConfig {
 // 125 MB/s link) and ratio * 1e6 flops (ratio ms on a 1 Gflop/s host); control messages are 64
 // bytes. tau = average load * ratio * 1 ms, the time to compute the average load on 1 Gflop/s.
 inline constexpr double kUnitBytes = 125000.0;
-inline constexpr double kUnitFlopsPerRatio = 1e6;
+inline constexpr double kUnitFlopsPerRatio = diffusion::kFlopsPerUnitPerRatio;
 
 // Largest node count simulated: each node runs four SimGrid actors, whose stacks beyond 4096 nodes
 // are allocated without guard pages (a guarded stack takes two of the 65,530 memory mappings Linux
