@@ -2,22 +2,38 @@
 # The study's summaries for the settings of N nodes, from the committed results (runs nothing):
 #   examples/study/report.sh N      -> docs/study/N-nodes/{convergence,short,fixed-duration}.md + figures,
 #                                      fixed-duration-data.md (ranked by data moved), convergence-idle.md
+# Each from the spec whose "nodes" hold N: convergence-N.json when there is one (1024 nodes), else
+# convergence.json; short and fixed-duration runs only where their specs hold N.
 # docs/study.md quotes these files. Environment: HETLB (build/bin/hetlb), OUT (docs/study).
 set -eu
 N=${1:?usage: examples/study/report.sh NODES}
 HETLB=${HETLB:-build/bin/hetlb}
 OUT=${OUT:-docs/study}
+case $N in
+  '' | *[!0-9]*) echo "report.sh: $N: expected a node count (a whole number)" >&2; exit 1 ;;
+esac
 dir="$OUT/$N-nodes"
-mkdir -p "$dir"
 report() {  # spec, output name, extra options
   spec=$1 name=$2
   shift 2
   "$HETLB" campaign "$spec" --yes --report --min-nodes "$N" --max-nodes "$N" "$@" > "$dir/$name.md.tmp"
   mv "$dir/$name.md.tmp" "$dir/$name.md"
 }
-report examples/study/convergence.json convergence --plot "$dir/convergence.svg"
-report examples/study/convergence.json convergence-idle --metric avg_idle_time
-report examples/study/short.json short --plot "$dir/short.svg"
-report examples/study/fixed-duration.json fixed-duration --plot "$dir/fixed-duration.svg"
-report examples/study/fixed-duration.json fixed-duration-data --metric data_transfer_amount
+holds() {  # spec: true when its "nodes" list holds N
+  grep -Eq "\"nodes\": *\[([^]]*[^0-9])?$N([^0-9][^]]*)?\]" "$1"
+}
+convergence=examples/study/convergence-$N.json
+[ -f "$convergence" ] || convergence=examples/study/convergence.json
+if ! holds "$convergence"; then
+  echo "report.sh: no study spec holds $N nodes; expected one of the sizes of examples/study/*.json" >&2
+  exit 1
+fi
+mkdir -p "$dir"
+report "$convergence" convergence --plot "$dir/convergence.svg"
+report "$convergence" convergence-idle --metric avg_idle_time
+if holds examples/study/short.json; then report examples/study/short.json short --plot "$dir/short.svg"; fi
+if holds examples/study/fixed-duration.json; then
+  report examples/study/fixed-duration.json fixed-duration --plot "$dir/fixed-duration.svg"
+  report examples/study/fixed-duration.json fixed-duration-data --metric data_transfer_amount
+fi
 echo "$dir: $(ls "$dir" | tr '\n' ' ')"
