@@ -16,6 +16,7 @@
 
 #include "hetlb/error.hpp"
 #include "hetlb/model/calibration.hpp"
+#include "hetlb/output_path.hpp"
 #include "kernel_loader.hpp"
 #include "measure.hpp"
 
@@ -113,6 +114,11 @@ int run(int argc, char** argv, int rank, int size) {
                          kMaxSyntheticCall),
              rank, MPI_COMM_WORLD))
     return 2;
+  // The platform file is written by rank 0 after the measurements: its path is checked before them.
+  const std::string unwritable = rank == 0 ? unwritable_reason(o.output) : "";
+  if (!agree(unwritable.empty(), fmt::format("--output \"{}\": {}; expected a writable path", o.output, unwritable), rank,
+             MPI_COMM_WORLD))
+    return 1;
   calibrate::Kernel kernel;
   std::string why;
   try {

@@ -11,6 +11,7 @@
 
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "plots.hpp"
 #include "summary.hpp"
@@ -18,7 +19,13 @@
 namespace hetlb::campaign {
 
 Spec prepare(const Options& o) {
-  if (!o.plot.empty()) plot::terminal_for(o.plot);  // refuse a bad figure name before running
+  // Outputs written after the runs are checked before them.
+  if (!o.plot.empty()) plot::terminal_for(o.plot);
+  if (!o.plot.empty()) check_writable("--plot", o.plot);
+  if (!o.ranks.empty()) check_writable("--ranks", o.ranks);
+  if (o.min_nodes > 0 && o.max_nodes > 0 && o.min_nodes > o.max_nodes)
+    throw Error(fmt::format("--min-nodes {} --max-nodes {}: expected at most as many nodes as --max-nodes", o.min_nodes,
+                            o.max_nodes));
   if (!o.metric.empty()) check_metric(o.metric);  // refused before running
   Spec spec = read_spec(o.spec);
   if (!o.results.empty()) spec.results = o.results;

@@ -59,6 +59,25 @@ void expect_refused(const std::string& body, const std::string& expected, const 
   EXPECT_EQ(slurp(csv), "precious\n");
 }
 
+// Outputs written after the runs (rankings, figures) are checked before them: a campaign of hours never
+// ends on a path it cannot write. Nothing runs, no results file is created.
+TEST(CampaignFaults, RefusesUnwritableOutputsBeforeAnyRun) {
+  const std::string spec = tmp("outputs.json"), csv = tmp("outputs.csv");
+  std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + "}";
+  const auto refused = [&](const std::string& extra, const std::string& expected) {
+    std::filesystem::remove(csv);
+    std::string err;
+    EXPECT_EQ(hetlb(spec + " --results " + csv + " " + extra, &err), 1) << extra;
+    EXPECT_EQ(count_lines(err), 1) << err;
+    EXPECT_NE(err.find(expected), std::string::npos) << err;
+    EXPECT_FALSE(std::filesystem::exists(csv)) << extra;
+  };
+  refused("--ranks " + tmp("no-such-folder/ranks.csv"), "ranks.csv\": its folder does not exist; expected a writable path");
+  refused("--plot " + tmp("no-such-folder/wins.svg"), "wins.svg\": its folder does not exist");
+  refused("--ranks " + std::string(HETLB_BINARY_DIR), "\": is a directory; expected a writable path");
+  refused("--min-nodes 10 --max-nodes 5", "--min-nodes 10 --max-nodes 5: expected at most as many nodes");
+}
+
 TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused("{\"spec_version\": 1, " + kBase + ", \"colour\": 3}", "unknown key \"colour\"");
   expect_refused("{\"spec_version\": 1, " + kBase + ", \"seeds\": []}", "\"seeds\" = []; expected a non-empty list");

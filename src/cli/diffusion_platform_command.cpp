@@ -15,10 +15,11 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
-#include "output_file.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
 #include "hetlb/sim/platform.hpp"
+#include "output_file.hpp"
 
 namespace hetlb::cli {
 
@@ -57,6 +58,8 @@ void run(const Options& o) {
   xml = scale_bandwidths(xml, o.unit_bytes / sim::kUnitBytes);
   std::string hosts;  // the simulator's node k runs on the k-th host in natural order
   for (const std::string& h : sim::study_host_names(o.kind, o.nodes)) hosts += h + "\n";
+  // Both files or neither: the hostfile's path is checked before the XML is written.
+  if (!o.hostfile.empty()) check_writable("--hostfile", o.hostfile);
   if (!o.output.empty()) write_file(o.output, xml);
   if (!o.hostfile.empty()) write_file(o.hostfile, hosts);
   if (o.output.empty()) std::cout << xml;

@@ -14,6 +14,7 @@
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
 #include "hetlb/io/platform_json.hpp"
+#include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/scatter_gantt.hpp"
 #include "hetlb/scatter/perturbation.hpp"
@@ -152,7 +153,9 @@ void run(const ScatterOptions& o) {
   if (!o.figure.empty() && !robustness)
     throw Error(fmt::format("--figure {}: the robustness figure needs --perturb, --factor or --factors", o.figure));
   if (!o.gantt.empty()) plot::terminal_for(o.gantt);
+  if (!o.gantt.empty()) check_writable("--gantt", o.gantt);
   if (!o.figure.empty()) plot::terminal_for(o.figure);
+  if (!o.figure.empty()) check_writable("--figure", o.figure);
   const Platform platform = io::load_platform_file(o.platform);
   if (req.items == 0 && platform.items <= 0)
     throw Error(fmt::format("{}: no items: give \"items\" in the file or --items N", o.platform));

@@ -13,6 +13,7 @@
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/io/simgrid_platform.hpp"
+#include "hetlb/output_path.hpp"
 #include "hetlb/sim/platform.hpp"
 #include "number_checks.hpp"
 #include "output_file.hpp"
@@ -41,6 +42,8 @@ void run(const Options& o) {
   } else {
     throw Error("simgrid-platform: no platform; expected PLATFORM.json or --study cluster|grid --nodes N");
   }
+  // Both files or neither: the hostfile's path is checked before the XML is written.
+  if (!o.hostfile.empty()) check_writable("--hostfile", o.hostfile);
   if (!o.output.empty()) write_file(o.output, xml);
   if (!o.hostfile.empty()) write_file(o.hostfile, hosts);
   if (o.output.empty()) std::cout << xml;

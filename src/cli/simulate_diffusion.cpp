@@ -2,7 +2,6 @@
 // [--k K] [--virtual-load] [--integer] [--initial single|random|FILE] [--ratio R] [--seed S]
 // [--format table|json] [--trace FILE.csv] [--plot FILE.png]
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -11,6 +10,7 @@
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/load_curves.hpp"
 #include "number_checks.hpp"
@@ -34,20 +34,15 @@ bool is_builtin_topology(const std::string& t) {
   return t == "line" || t == "ring" || t == "torus" || t == "hypercube" || t == "complete";
 }
 
-// Refuses an unwritable --trace path before a long simulation, leaving nothing behind.
-void probe_writable(const std::string& path) {
-  const std::string tmp = path + ".tmp";
-  if (!std::ofstream(tmp)) throw Error(fmt::format("--trace \"{}\": cannot write; expected a writable path", path));
-  std::remove(tmp.c_str());
-}
-
 void run(Options& o) {
   o.config.strategy.kind = diffusion::parse_strategy(o.strategy);
   o.config.estimates = diffusion::parse_estimates(o.estimates);
   o.config.lb_phase = diffusion::parse_balancing_phase(o.lb_phase);
   o.config.fast_forward = !o.exact_end;
-  if (!o.plot.empty()) plot::terminal_for(o.plot);  // refuse a bad figure name before simulating
-  if (!o.trace.empty()) probe_writable(o.trace);
+  // Outputs are checked before a simulation that may be long.
+  if (!o.plot.empty()) plot::terminal_for(o.plot);
+  if (!o.plot.empty()) check_writable("--plot", o.plot);
+  if (!o.trace.empty()) check_writable("--trace", o.trace);
   sim::DiffusionConfig config = o.config;
   // Without --nodes, a topology or initial-load file decides the node count.
   if (o.nodes->count() == 0 &&

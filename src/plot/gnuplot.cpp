@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
 
 namespace hetlb::plot {
 
@@ -52,8 +53,7 @@ std::string first_message(const fs::path& log) {
 void render(const std::string& script, const std::string& path) {
   terminal_for(path);  // validates the extension
   const fs::path target = fs::absolute(path);
-  if (!target.parent_path().empty() && !fs::is_directory(target.parent_path()))
-    throw Error(fmt::format("{}: the folder does not exist", path));
+  if (const std::string why = unwritable_reason(path); !why.empty()) throw Error(fmt::format("{}: {}", path, why));
   const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp{}", target.filename().string(), ::getpid(),
                                                            target.extension().string());
   std::string text = script;

@@ -74,6 +74,17 @@ TEST(PlatformCli, WritesThroughLinksAndDevices) {
   EXPECT_EQ(r.out, "nancy-graphene-1\norsay-gdx-1\nrennes-paradent-1\n");
 }
 
+// Both files or neither: a hostfile that cannot be written is refused before the XML is written.
+TEST(PlatformCli, AnUnwritableHostfileLeavesNoXml) {
+  for (const std::string command : {"simgrid-platform --study grid", "diffusion-platform grid"}) {
+    const std::string xml = tmp("orphan.xml");
+    std::remove(xml.c_str());
+    expect_refused(command + " --nodes 4 -o " + xml + " --hostfile " + tmp("no-such-folder/hosts"),
+                   "hosts\": its folder does not exist; expected a writable path");
+    EXPECT_FALSE(exists(xml)) << command;
+  }
+}
+
 // Simulating on the exported file is simulating on --platform grid: same hosts, same metrics.
 TEST(PlatformCli, TheExportedGridIsTheSimulatedOne) {
   const std::string xml = tmp("grid16.xml");

@@ -151,6 +151,9 @@ TEST(SimulateCli, RefusesBadInput) {
   EXPECT_FALSE(std::ifstream(tmp("never.csv")).good());
   expect_refused("--trace-interval 0 --trace " + tmp("never.csv"), "--trace-interval: value 0");
   EXPECT_FALSE(std::ifstream(tmp("never.csv")).good());
+  // Outputs are checked before the simulation, which may be long.
+  expect_refused("--plot " + tmp("no-such-folder/loads.svg"), "loads.svg\": its folder does not exist");
+  expect_refused("--trace " + dir, "\": is a directory; expected a writable path");
   expect_refused("--k 0.5", "k >= 1");
   expect_refused("--ratio 0", "--ratio");
   const std::string png = tmp("refused.png"), gif = tmp("refused.gif");
