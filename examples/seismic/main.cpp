@@ -18,6 +18,8 @@
 #include "gantt.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/plan.hpp"
+#include "hetlb/output_path.hpp"
+#include "hetlb/plot/gnuplot.hpp"
 #include "measure.hpp"
 #include "ray.hpp"
 #include "report.hpp"
@@ -140,6 +142,19 @@ int main(int argc, char** argv) {
   if (o.emulate && o.platform.empty())
     return fail_everywhere(rank, "--platform FILE.json is required by --emulate", 2);
 
+  // Rank 0 draws the chart after the run: its name and folder are checked before it.
+  if (!o.gantt.empty()) {
+    std::string why;
+    if (rank == 0) try {
+        hetlb::plot::terminal_for(o.gantt);
+        hetlb::check_writable("--gantt", o.gantt);
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+    int bad = why.empty() ? 0 : 1;
+    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (bad) return fail_everywhere(rank, why, 2);
+  }
   const std::vector<seismic::Layer> model = seismic::earth_model(o.layers);
   const MPI_Datatype ray_type = seismic::ray_datatype(), traced_type = seismic::traced_datatype();
   std::vector<seismic::Ray> rays;
