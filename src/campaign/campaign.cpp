@@ -2,6 +2,7 @@
 #include "campaign.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <iostream>
 #include <map>
 #include <set>
@@ -14,6 +15,7 @@
 #include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "plots.hpp"
+#include "progress.hpp"
 #include "summary.hpp"
 
 namespace hetlb::campaign {
@@ -106,12 +108,13 @@ bool Piece::may_start(long started) const {
   return !(o_.budget > 0 && elapsed >= o_.budget);
 }
 
-void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total) {
+void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total, double elapsed) {
   file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error));
+  const std::string when = time_left_text(elapsed, done, total);
   if (o.status == "ok")
-    fmt::print(stderr, "[{}/{}] {} ({:.1f} s)\n", done, total, s.key, o.wall_seconds);
+    fmt::print(stderr, "[{}/{}] {} ({:.1f} s; {})\n", done, total, s.key, o.wall_seconds, when);
   else
-    fmt::print(stderr, "[{}/{}] {}: {}: {}\n", done, total, s.key, o.status, o.error);
+    fmt::print(stderr, "[{}/{}] {}: {}: {} ({})\n", done, total, s.key, o.status, o.error, when);
 }
 
 void report(const Spec& spec, const Options& o) {
@@ -140,6 +143,7 @@ void run_local(const Options& o) {
                spec.settings.size() - left.size(), spec.results, todo.size(), nodes_limit(o), o.jobs);
     Runner runner(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, spec.timeout);
     const Piece piece(o);
+    const auto start = std::chrono::steady_clock::now();
     std::size_t finished = 0;
     for (;;) {
       while (started < todo.size() && static_cast<int>(runner.running()) < o.jobs &&
@@ -151,7 +155,8 @@ void run_local(const Options& o) {
       for (const Outcome& out : runner.wait()) {
         ++finished;
         failed += out.status == "failed";
-        record(file, spec.settings[out.id], out, finished, todo.size());
+        record(file, spec.settings[out.id], out, finished, todo.size(),
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       }
     }
     if (started < todo.size())

@@ -56,8 +56,10 @@ class Piece {
   std::chrono::steady_clock::time_point start_;
 };
 
-// Records an outcome in the results file and prints a progress line.
-void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total);
+// Records an outcome in the results file and prints a progress line, with the time so far (`elapsed` s)
+// and an estimate of the time left.
+void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total,
+            double elapsed);
 
 // Summary on stdout, ranks CSV and figures as asked (from the results file, by column name).
 void report(const Spec& spec, const Options& o);

@@ -55,7 +55,8 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
              workers);
   const Piece piece(o);
   using Clock = std::chrono::steady_clock;
-  std::vector<Clock::time_point> heard(static_cast<std::size_t>(workers) + 1, Clock::now());
+  const Clock::time_point start = Clock::now();
+  std::vector<Clock::time_point> heard(static_cast<std::size_t>(workers) + 1, start);
   std::vector<long> running(static_cast<std::size_t>(workers) + 1, -1);  // setting index per rank
   std::vector<bool> dead(static_cast<std::size_t>(workers) + 1, false), stopped = dead;
   std::size_t next = 0, finished = 0;
@@ -93,7 +94,8 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
     if (!msg.empty()) {
       const Outcome out = decode(msg);
       served.failed += out.status == "failed";
-      record(file, spec.settings.at(out.id), out, ++finished, todo.size());
+      record(file, spec.settings.at(out.id), out, ++finished, todo.size(),
+             std::chrono::duration<double>(Clock::now() - start).count());
     }
     if (dead[w] || stopped[w]) {  // back after being taken for dead: stop it
       send("", worker, kToWorker);
