@@ -166,6 +166,48 @@ TEST(CampaignFaults, TwoCampaignsOnOneResultsFileAreRefused) {
   EXPECT_EQ(count_lines(slurp(csv)), 5);
 }
 
+// A campaign stopped (Ctrl-Z, SIGSTOP on its process group) longer than the timeout, then continued:
+// its run in progress ends normally, not as a timeout (the stopped time does not count).
+TEST(CampaignFaults, StoppedTimeDoesNotCountAgainstTheTimeout) {
+  const std::string spec = tmp("stop.json"), csv = tmp("stop.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": 1, "strategies": ["makhoul"], "virtual_load": [false], "integer": [false],
+    "platforms": ["cluster"], "nodes": [64], "topologies": ["torus"], "initial": ["single"], "ratios": [1],
+    "iterations": 2000, "timeout_seconds": 8})";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    setpgid(0, 0);  // its own process group, as a shell job
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    const std::string exe = std::string(HETLB_BINARY_DIR) + "/bin/hetlb";
+    execl(exe.c_str(), "hetlb", "campaign", spec.c_str(), "--results", csv.c_str(), nullptr);
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  // Stop the job as soon as its run has started (the run takes about half a second here).
+  const std::string children = "/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  std::string child;
+  while ((child = slurp(children)).empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_FALSE(child.empty());
+  kill(-pid, SIGSTOP);
+  const pid_t run = std::stoi(child);
+  ASSERT_EQ(kill(run, 0), 0) << "the run ended before the stop";
+  std::this_thread::sleep_for(std::chrono::seconds(10));  // longer than the timeout
+  kill(-pid, SIGCONT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  const std::string rows = slurp(csv);
+  EXPECT_EQ(count_lines(rows), 2) << rows;
+  EXPECT_NE(rows.find(",ok,"), std::string::npos) << rows;
+  EXPECT_EQ(rows.find("timeout"), std::string::npos) << rows;
+}
+
 // SIGKILL in the middle, then a restart: no row lost but those in progress, no cut or duplicate row.
 TEST(CampaignFaults, KilledCampaignRestartsWithoutLosingOrCuttingRows) {
   const std::string spec = tmp("kill.json"), csv = tmp("kill.csv");

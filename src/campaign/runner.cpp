@@ -21,6 +21,9 @@
 namespace hetlb::campaign {
 
 namespace {
+// A gap this long between two polls of the runs (20 ms apart) is time spent stopped.
+constexpr std::chrono::seconds kStoppedGap{2};
+
 std::string temp_file() {
   const char* dir = std::getenv("TMPDIR");
   std::string path = std::string(dir && *dir ? dir : "/tmp") + "/hetlb-campaign-XXXXXX";
@@ -65,6 +68,7 @@ Runner::~Runner() {
 
 void Runner::start(std::size_t id, const std::vector<std::string>& args) {
   Child c{0, id, temp_file(), temp_file(), std::chrono::steady_clock::now()};
+  last_poll_ = c.start;  // a stop from here on is seen at the next poll
   std::vector<std::string> argv{hetlb_, "simulate", "diffusion"};
   argv.insert(argv.end(), args.begin(), args.end());
   const pid_t parent = getpid();
@@ -118,6 +122,13 @@ std::vector<Outcome> Runner::wait_for(double seconds) {
   std::vector<Outcome> ended;
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (ended.empty() && !children_.empty() && (seconds < 0 || std::chrono::steady_clock::now() < until)) {
+    // Polls come every 20 ms: a longer gap is time the campaign (and its runs, in its process group)
+    // spent stopped (Ctrl-Z, SIGSTOP, a suspended machine). It does not count against the runs'
+    // timeouts, or resuming would record every run in progress as a timeout.
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_poll_ > kStoppedGap)
+      for (Child& c : children_) c.start += now - last_poll_;
+    last_poll_ = now;
     for (auto it = children_.begin(); it != children_.end();) {
       int status = 0;
       const pid_t got = waitpid(it->pid, &status, WNOHANG);

@@ -1,6 +1,7 @@
 // Runs `hetlb simulate diffusion` processes (one SimGrid engine per process) with a wall-clock
-// timeout each: a run over it is killed and reported as "timeout". Children die with their parent
-// (a campaign killed loses only its runs in progress).
+// timeout each: a run over it is killed and reported as "timeout"; time the campaign spends stopped
+// (Ctrl-Z, SIGSTOP) does not count. Children die with their parent (a campaign killed loses only its
+// runs in progress).
 #pragma once
 #include <sys/types.h>
 
@@ -48,6 +49,7 @@ class Runner {
   std::string hetlb_;
   double timeout_;
   std::vector<Child> children_;
+  std::chrono::steady_clock::time_point last_poll_;  // the runs' last look at the clock (a start or a poll)
 };
 
 // The hetlb executable beside the running one (hetlb-campaign and hetlb are installed together).
