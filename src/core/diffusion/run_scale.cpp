@@ -27,7 +27,7 @@ void check_run_scale(double total, double average, double ratio, double time_lim
   const double flops = total * ratio * kFlopsPerUnitPerRatio;
   if (!std::isfinite(flops) || !std::isfinite(time_limit))
     throw Error(fmt::format("total load {} x ratio {}: {:.6g} flops and a time limit of {:.6g} s; expected finite "
-                            "amounts (a smaller load per node, ratio or --iterations)",
+                            "amounts (a smaller load per node, ratio, time limit or number of iterations)",
                             total, ratio, flops, time_limit));
 }
 
