@@ -221,8 +221,16 @@ int main(int argc, char** argv) {
   }
   const double received = MPI_Wtime() - start;
   std::vector<seismic::Traced> traced(mine.size());
-  for (std::size_t i = 0; i < mine.size(); ++i)
+  double last_line = MPI_Wtime();
+  for (std::size_t i = 0; i < mine.size(); ++i) {
     for (int repeat = 0; repeat < slowdown; ++repeat) traced[i] = seismic::trace(mine[i], model);
+    // A long run says how far it is: rank 0's share, every 5 s at most (one clock read per 4096 rays).
+    if (rank == 0 && i % 4096 == 4095 && MPI_Wtime() - last_line >= 5.0) {
+      last_line = MPI_Wtime();
+      std::fprintf(stderr, "hetlb-seismic: rank 0 traced %zu of its %zu rays, %.0f s\n", i + 1, mine.size(),
+                   last_line - start);
+    }
+  }
 #ifdef HETLB_SMPI
   smpi_execute_flops(static_cast<double>(mine.size()));  // one flop per ray: hosts run at rays/s
 #endif
@@ -270,8 +278,13 @@ int main(int argc, char** argv) {
       ++seen[static_cast<std::size_t>(id)];
       time_of[static_cast<std::size_t>(id)] = t.travel_time;
     }
+    double last_check_line = MPI_Wtime();
     for (long long i = 0; ok && i < o.rays; ++i) {
       const auto u = static_cast<std::size_t>(i);
+      if (i % 4096 == 4095 && MPI_Wtime() - last_check_line >= 5.0) {
+        last_check_line = MPI_Wtime();
+        std::fprintf(stderr, "hetlb-seismic: checking against a sequential run, %lld of %lld rays\n", i + 1, o.rays);
+      }
       const double expected = seismic::trace(reference[u], model).travel_time;
       report.sequential_checksum += expected;
       report.checksum += time_of[u];
