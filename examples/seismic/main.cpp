@@ -18,7 +18,6 @@
 #include "gantt.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/plan.hpp"
-#include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "measure.hpp"
 #include "ray.hpp"
@@ -146,8 +145,7 @@ int main(int argc, char** argv) {
   if (!o.gantt.empty()) {
     std::string why;
     if (rank == 0) try {
-        hetlb::plot::terminal_for(o.gantt);
-        hetlb::check_writable("--gantt", o.gantt);
+        hetlb::plot::check_figure_path("--gantt", o.gantt);
       } catch (const std::exception& e) {
         why = e.what();
       }

@@ -22,8 +22,7 @@ namespace hetlb::campaign {
 
 Spec prepare(const Options& o) {
   // Outputs written after the runs are checked before them.
-  if (!o.plot.empty()) plot::terminal_for(o.plot);
-  if (!o.plot.empty()) check_writable("--plot", o.plot);
+  plot::check_figure_path("--plot", o.plot);
   if (!o.ranks.empty()) check_writable("--ranks", o.ranks);
   if (o.min_nodes > 0 && o.max_nodes > 0 && o.min_nodes > o.max_nodes)
     throw Error(fmt::format("--min-nodes {} --max-nodes {}: expected at most as many nodes as --max-nodes", o.min_nodes,

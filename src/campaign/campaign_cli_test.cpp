@@ -34,6 +34,8 @@ int hetlb(const std::string& args, std::string* out = nullptr, std::string* err 
                                  .c_str());
   if (out) *out = slurp(stdout_path);
   if (err) *err = slurp(stderr_path);
+  std::remove(stdout_path.c_str());
+  std::remove(stderr_path.c_str());
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

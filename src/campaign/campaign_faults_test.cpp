@@ -34,6 +34,7 @@ int hetlb(const std::string& args, std::string* err = nullptr) {
   const int st =
       std::system((std::string(HETLB_BINARY_DIR) + "/bin/hetlb campaign " + args + " >/dev/null 2>" + path).c_str());
   if (err) *err = slurp(path);
+  std::remove(path.c_str());
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

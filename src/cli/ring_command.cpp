@@ -8,7 +8,6 @@
 #include "commands.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/ring_json.hpp"
-#include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/ring_gantt.hpp"
 #include "hetlb/ring/plan.hpp"
@@ -63,8 +62,7 @@ void print_table(std::ostream& out, const ring::Ring& r, const ring::Plan& p, bo
 }
 
 void run(const RingOptions& o) {
-  if (!o.gantt.empty()) plot::terminal_for(o.gantt);  // refuse a bad figure before working
-  if (!o.gantt.empty()) check_writable("--gantt", o.gantt);
+  plot::check_figure_path("--gantt", o.gantt);  // refuse a bad figure before working
   const ring::Ring r = io::load_ring_file(o.file, o.bidirectional);
   if (!o.schedule.empty()) {
     const io::RingSchedule s = io::load_ring_schedule_file(o.schedule, r);

@@ -14,7 +14,6 @@
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
 #include "hetlb/io/platform_json.hpp"
-#include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/scatter_gantt.hpp"
 #include "hetlb/scatter/perturbation.hpp"
@@ -152,10 +151,8 @@ void run(const ScatterOptions& o) {
     throw Error(fmt::format("--samples {}: expected 1 to {} samples", o.samples, scatter::kMaxPerturbationSamples));
   if (!o.figure.empty() && !robustness)
     throw Error(fmt::format("--figure {}: the robustness figure needs --perturb, --factor or --factors", o.figure));
-  if (!o.gantt.empty()) plot::terminal_for(o.gantt);
-  if (!o.gantt.empty()) check_writable("--gantt", o.gantt);
-  if (!o.figure.empty()) plot::terminal_for(o.figure);
-  if (!o.figure.empty()) check_writable("--figure", o.figure);
+  plot::check_figure_path("--gantt", o.gantt);
+  plot::check_figure_path("--figure", o.figure);
   const Platform platform = io::load_platform_file(o.platform);
   if (req.items == 0 && platform.items <= 0)
     throw Error(fmt::format("{}: no items: give \"items\" in the file or --items N", o.platform));

@@ -40,8 +40,7 @@ void run(Options& o) {
   o.config.lb_phase = diffusion::parse_balancing_phase(o.lb_phase);
   o.config.fast_forward = !o.exact_end;
   // Outputs are checked before a simulation that may be long.
-  if (!o.plot.empty()) plot::terminal_for(o.plot);
-  if (!o.plot.empty()) check_writable("--plot", o.plot);
+  plot::check_figure_path("--plot", o.plot);
   if (!o.trace.empty()) check_writable("--trace", o.trace);
   sim::DiffusionConfig config = o.config;
   // Without --nodes, a topology or initial-load file decides the node count.

@@ -16,11 +16,26 @@ namespace hetlb::plot {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string unknown_format(const std::string& path) {
+  return fmt::format("unknown figure format '{}': expected a .png or .svg file name", fs::path(path).extension().string());
+}
+
+}  // namespace
+
 std::string terminal_for(const std::string& path, int width, int height) {
   const std::string ext = fs::path(path).extension().string();
   if (ext == ".png") return fmt::format("pngcairo size {},{} font 'sans,10'", width, height);
   if (ext == ".svg") return fmt::format("svg size {},{} font 'sans,10' background rgb 'white'", width, height);
-  throw Error(fmt::format("{}: unknown figure format '{}': expected a .png or .svg file name", path, ext));
+  throw Error(fmt::format("{}: {}", path, unknown_format(path)));
+}
+
+void check_figure_path(const std::string& option, const std::string& path) {
+  if (path.empty()) return;
+  const std::string ext = fs::path(path).extension().string();
+  if (ext != ".png" && ext != ".svg") throw Error(fmt::format("{} \"{}\": {}", option, path, unknown_format(path)));
+  check_writable(option, path);
 }
 
 std::string quote(const std::string& s) {

@@ -59,4 +59,29 @@ TEST(Gnuplot, FailureQuotesGnuplotAndLeavesNoFile) {
   fs::remove_all(figure.parent_path());
 }
 
+std::string refusal(const std::string& option, const std::string& path) {
+  try {
+    hetlb::plot::check_figure_path(option, path);
+  } catch (const hetlb::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Gnuplot, CheckFigurePathRefusesWhatRenderWouldRefuse) {
+  const fs::path folder = scratch("x.svg").parent_path();
+  EXPECT_EQ(refusal("--plot", ""), "");  // no figure asked for
+  EXPECT_EQ(refusal("--plot", (folder / "ok.svg").string()), "");
+  EXPECT_EQ(refusal("--plot", (folder / "ok.png").string()), "");
+  const std::string format = refusal("--gantt", (folder / "chart.pdf").string());
+  EXPECT_EQ(format.rfind("--gantt ", 0), 0u) << format;
+  EXPECT_NE(format.find("unknown figure format '.pdf': expected a .png or .svg"), std::string::npos) << format;
+  const std::string folderless = refusal("--figure", (folder / "no" / "such" / "f.svg").string());
+  EXPECT_EQ(folderless.rfind("--figure ", 0), 0u) << folderless;
+  EXPECT_NE(folderless.find("its folder does not exist"), std::string::npos) << folderless;
+  EXPECT_NE(refusal("--plot", folder.string() + "/").find("--plot"), std::string::npos);
+  EXPECT_TRUE(fs::is_empty(folder));  // checking writes nothing
+  fs::remove_all(folder);
+}
+
 }  // namespace

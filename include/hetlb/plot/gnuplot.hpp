@@ -9,6 +9,11 @@ namespace hetlb::plot {
 // "pngcairo ..." or "svg ..." for `path`; throws hetlb::Error for other extensions.
 std::string terminal_for(const std::string& path, int width = 1100, int height = 650);
 
+// Refuses, before any work, a figure that render() would refuse after it: throws hetlb::Error
+// "OPTION PATH: ..." for an extension other than .png/.svg or a path that cannot be written (see
+// hetlb/output_path.hpp). Does nothing for "" (no figure asked for).
+void check_figure_path(const std::string& option, const std::string& path);
+
 // Runs gnuplot on `script` (which must `set output` to the string OUTPUT_PLACEHOLDER) and moves the
 // result to `path`. Throws hetlb::Error when gnuplot is missing or fails.
 void render(const std::string& script, const std::string& path);
