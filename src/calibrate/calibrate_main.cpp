@@ -6,8 +6,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <vector>
 
@@ -52,21 +50,6 @@ bool agree(bool ok, const std::string& message, int rank, MPI_Comm comm) {
   }
   if (rank == 0) std::cerr << "hetlb-calibrate: error: " << text << std::endl;
   return false;
-}
-
-void write_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path target = fs::absolute(path);
-  const fs::path tmp = target.parent_path() / ("." + target.filename().string() + ".tmp");
-  std::ofstream out(tmp);
-  if (!out || !(out << text) || !(out.flush())) throw Error(fmt::format("{}: cannot write the platform file", path));
-  out.close();
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw Error(fmt::format("{}: cannot write the platform file", path));
-  }
 }
 
 int run(int argc, char** argv, int rank, int size) {
@@ -157,7 +140,7 @@ int run(int argc, char** argv, int rank, int size) {
                                  pf.processors[ru].compute.asymptotic_slope(), c.mean > 0 ? 100 * c.half_width / c.mean : 0.0,
                                  pf.processors[ru].comm.asymptotic_slope(), l.mean > 0 ? 100 * l.half_width / l.mean : 0.0);
       }
-      write_atomically(o.output, calibrate::platform_json_with_measurements(pf, m, s));
+      hetlb::write_file("--output", o.output, calibrate::platform_json_with_measurements(pf, m, s));
       std::cerr << fmt::format("wrote {} ({} processors, items {}, {:.1f} s of measurements)\n", o.output, size, pf.items,
                                m.seconds);
     } catch (const Error& e) {

@@ -3,13 +3,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
+#include <ostream>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
 
 namespace hetlb::campaign {
 
@@ -325,19 +325,13 @@ void print_summary(std::ostream& out, const Comparison& c) {
 }
 
 void write_ranks_csv(const Comparison& c, const std::string& path) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw Error(fmt::format("--ranks \"{}\": cannot write; expected a writable path", path));
+  write_file("--ranks", path, [&](std::ostream& out) {
     out << "configuration,ratio,variant,status," << c.metric << ",rank\n";
     for (const auto& conf : c.configurations)
       for (const auto& e : conf.entries)
         out << fmt::format("{},{},{},{},{},{}\n", conf.label, conf.ratio, e.variant, e.status,
                            e.valid ? fmt::format("{}", e.value) : "", e.status == "missing" ? "" : std::to_string(e.rank));
-    if (!out.flush()) throw Error(fmt::format("--ranks \"{}\": cannot write", path));
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    throw Error(fmt::format("--ranks \"{}\": cannot write; expected a writable path", path));
+  });
 }
 
 }  // namespace hetlb::campaign

@@ -19,7 +19,6 @@
 #include "hetlb/output_path.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
 #include "hetlb/sim/platform.hpp"
-#include "output_file.hpp"
 
 namespace hetlb::cli {
 
@@ -60,8 +59,8 @@ void run(const Options& o) {
   for (const std::string& h : sim::study_host_names(o.kind, o.nodes)) hosts += h + "\n";
   // Both files or neither: the hostfile's path is checked before the XML is written.
   if (!o.hostfile.empty()) check_writable("--hostfile", o.hostfile);
-  if (!o.output.empty()) write_file(o.output, xml);
-  if (!o.hostfile.empty()) write_file(o.hostfile, hosts);
+  if (!o.output.empty()) write_file("--output", o.output, xml);
+  if (!o.hostfile.empty()) write_file("--hostfile", o.hostfile, hosts);
   if (o.output.empty()) std::cout << xml;
 }
 }  // namespace

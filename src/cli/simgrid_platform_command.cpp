@@ -16,7 +16,6 @@
 #include "hetlb/output_path.hpp"
 #include "hetlb/sim/platform.hpp"
 #include "number_checks.hpp"
-#include "output_file.hpp"
 
 namespace hetlb::cli {
 
@@ -44,8 +43,8 @@ void run(const Options& o) {
   }
   // Both files or neither: the hostfile's path is checked before the XML is written.
   if (!o.hostfile.empty()) check_writable("--hostfile", o.hostfile);
-  if (!o.output.empty()) write_file(o.output, xml);
-  if (!o.hostfile.empty()) write_file(o.hostfile, hosts);
+  if (!o.output.empty()) write_file("--output", o.output, xml);
+  if (!o.hostfile.empty()) write_file("--hostfile", o.hostfile, hosts);
   if (o.output.empty()) std::cout << xml;
 }
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "hetlb/error.hpp"
@@ -41,6 +42,66 @@ TEST(OutputPath, AFolderWithoutWritePermission) {
   EXPECT_EQ(hetlb::unwritable_reason((dir / "x.csv").string()).rfind("cannot write in its folder", 0), 0u);
   std::filesystem::permissions(dir, std::filesystem::perms::owner_all);
   std::filesystem::remove_all(dir);
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(OutputPath, WritesWholeOrNotAtAll) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / ("hetlb-output-write-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const auto file = dir / "out.csv";
+  hetlb::write_file("--ranks", file.string(), "a,b\n");
+  EXPECT_EQ(slurp(file), "a,b\n");
+  hetlb::write_file("--ranks", file.string(), [](std::ostream& out) { out << "c,d\n" << 1 << "\n"; });
+  EXPECT_EQ(slurp(file), "c,d\n1\n");  // replaced
+  // A writer that fails half-way leaves the old file and no temporary file.
+  EXPECT_THROW(hetlb::write_file("--ranks", file.string(),
+                                 [](std::ostream& out) {
+                                   out << "partial";
+                                   throw hetlb::Error("the writer failed");
+                                 }),
+               hetlb::Error);
+  EXPECT_EQ(slurp(file), "c,d\n1\n");
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 1u);
+  try {
+    hetlb::write_file("--trace", (dir / "no" / "t.csv").string(), "x");
+    ADD_FAILURE() << "a missing folder was accepted";
+  } catch (const hetlb::Error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--trace \"" + (dir / "no" / "t.csv").string() + "\": cannot write the file (its folder does not exist)");
+  }
+  EXPECT_THROW(hetlb::write_file("--trace", dir.string(), "x"), hetlb::Error);  // a directory
+  EXPECT_TRUE(fs::is_directory(dir));
+  hetlb::write_file("--output", "/dev/null", "discarded");  // a device is written as it is
+  fs::remove_all(dir);
+}
+
+TEST(OutputPath, WritesThroughASymbolicLink) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / ("hetlb-output-link-" + std::to_string(getpid()));
+  fs::create_directories(dir / "elsewhere");
+  const auto target = dir / "elsewhere" / "figure-data.csv";
+  const auto link = dir / "link.csv";
+  fs::create_symlink(target, link);  // dangling until written
+  EXPECT_EQ(hetlb::output_target(link.string()), fs::weakly_canonical(target));
+  EXPECT_EQ(hetlb::unwritable_reason(link.string()), "");
+  hetlb::write_file("--ranks", link.string(), "through\n");
+  EXPECT_TRUE(fs::is_symlink(link));  // the link stays a link
+  EXPECT_EQ(slurp(target), "through\n");
+  hetlb::write_file("--ranks", link.string(), "again\n");
+  EXPECT_TRUE(fs::is_symlink(link));
+  EXPECT_EQ(slurp(target), "again\n");
+  // A link into a folder that does not exist is refused before any work, naming why.
+  const auto broken = dir / "broken.csv";
+  fs::create_symlink(dir / "gone" / "x.csv", broken);
+  EXPECT_EQ(hetlb::unwritable_reason(broken.string()), "its folder does not exist");
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -67,8 +67,8 @@ std::string first_message(const fs::path& log) {
 
 void render(const std::string& script, const std::string& path) {
   terminal_for(path);  // validates the extension
-  const fs::path target = fs::absolute(path);
   if (const std::string why = unwritable_reason(path); !why.empty()) throw Error(fmt::format("{}: {}", path, why));
+  const fs::path target = output_target(path);  // a symbolic link is drawn through
   const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp{}", target.filename().string(), ::getpid(),
                                                            target.extension().string());
   std::string text = script;
