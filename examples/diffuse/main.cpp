@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <unordered_map>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "items.hpp"
+#include "number_checks.hpp"
 #include "verify.hpp"
 
 #ifdef HETLB_SMPI
@@ -71,14 +73,19 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--integer", o.integer, "integer load (round down, then DASUD's unit rules)");
   app.add_option("--initial", o.initial, "single (all on rank 0), random, or a file of loads")->capture_default_str();
   app.add_option("--load-per-node", o.load_per_node, "items / ranks")->capture_default_str();
-  app.add_option("--seed", o.seed, "seed of the random initial load and of the rays")->capture_default_str();
+  app.add_option("--seed", o.seed, "seed of the random initial load and of the rays")
+      ->capture_default_str()
+      ->check(hetlb::cli::whole_number<unsigned long long>(0, std::numeric_limits<unsigned long long>::max()));
   app.add_option("--iterations", o.iterations, "consecutive computing iterations within 1% of the average")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(hetlb::cli::whole_number<long>(1, std::numeric_limits<long>::max()));
   app.add_option("--ratio", o.ratio, "synthetic kernel: ratio x 1e6 flops per item (the simulator's --ratio)")
       ->capture_default_str();
   app.add_option("--kernel", o.kernel, "synthetic or seismic (ray tracing of examples/seismic)")
       ->check(CLI::IsMember({"synthetic", "seismic"}))->capture_default_str();
-  app.add_option("--item-bytes", o.item_bytes, "bytes per item (at least the 48-byte header)")->capture_default_str();
+  app.add_option("--item-bytes", o.item_bytes, "bytes per item (at least the 48-byte header)")
+      ->capture_default_str()
+      ->check(hetlb::cli::whole_number<std::size_t>(0, std::numeric_limits<std::size_t>::max()));
   app.add_option("--min-lb-iter", o.min_lb, "minimum load-balancing iteration, s (default tau = average x ratio x 1 ms)");
   app.add_option("--min-comp-iter", o.min_comp, "minimum computing iteration, s (default tau / 10)");
   app.add_option("--time-limit", o.time_limit, "s; the run ends anyway (0: none)")->capture_default_str();

@@ -102,6 +102,12 @@ diffuse_error_test(diffuse_error_item_size_0 3 "item size 0: expected items of a
 # converted to counts (undefined behaviour); a negative time limit meant none.
 diffuse_error_test(diffuse_error_ratio_huge 2 "--ratio 1e.300: expected a positive ratio of at most 1e.06" --ratio 1e300)
 diffuse_error_test(diffuse_error_ratio_0 2 "--ratio 0: expected a positive ratio" --ratio 0)
+# A negative seed was wrapped to 2^64 - 5 and ran; counts past their type were saturated and ran.
+diffuse_error_test(diffuse_error_negative_seed 2 "--seed: value -5: expected a whole number from 0 to" --seed -5)
+diffuse_error_test(diffuse_error_iterations_past_type 2
+  "--iterations: value 99999999999999999999999: expected a whole number from 1 to" --iterations 99999999999999999999999)
+diffuse_error_test(diffuse_error_item_bytes_past_type 2
+  "--item-bytes: value 99999999999999999999999: expected a whole number" --item-bytes 99999999999999999999999)
 diffuse_error_test(diffuse_error_unknown_option 2 "not expected: 1 --bogus \\(see hetlb-diffuse --help\\)" --bogus 1)
 diffuse_error_test(diffuse_error_items_beyond_memory 2 "2e.300 items of 64 bytes in all: expected at most"
   --load-per-node 1e300 --topology line)

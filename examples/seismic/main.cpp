@@ -6,6 +6,7 @@
 // traces its rays; the results come back (hetlb: the plan's gather) and rank 0 checks every ray was
 // traced exactly once against a sequential run (exit 1 otherwise). `--gantt F.png` draws the measured chart.
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <cstdio>
 #include <string>
@@ -20,6 +21,7 @@
 #include "hetlb/mpi/plan.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "measure.hpp"
+#include "number_checks.hpp"
 #include "ray.hpp"
 #include "report.hpp"
 
@@ -115,8 +117,10 @@ int main(int argc, char** argv) {
   app.add_option("--platform", o.platform,
                  "hetlb platform JSON, processor k = rank k (hetlb mode, --emulate); hetlb mode without it calibrates first");
   app.add_option("--rays", o.rays, "number of rays")->check(CLI::Range(1LL, 100'000'000LL));
-  app.add_option("--seed", o.seed, "seed of the rays");
-  app.add_option("--root", o.root, "rank holding the rays");
+  app.add_option("--seed", o.seed, "seed of the rays")
+      ->check(hetlb::cli::whole_number<unsigned long long>(0, std::numeric_limits<unsigned long long>::max()));
+  app.add_option("--root", o.root, "rank holding the rays")
+      ->check(hetlb::cli::whole_number<int>(0, std::numeric_limits<int>::max()));
   app.add_option("--layers", o.layers, "layers of the velocity model")->check(CLI::Range(1, 100000));
   app.add_option("--order", o.order, "hetlb send order: bandwidth (decreasing, Theorem 3) or reverse-bandwidth")
       ->check(CLI::IsMember({"bandwidth", "reverse-bandwidth"}));

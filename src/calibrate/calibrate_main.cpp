@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -17,6 +18,7 @@
 #include "hetlb/output_path.hpp"
 #include "kernel_loader.hpp"
 #include "measure.hpp"
+#include "number_checks.hpp"
 
 namespace {
 constexpr double kMaxSyntheticCall = 1e12;  // iterations of the built-in kernel in one timed call
@@ -58,16 +60,21 @@ int run(int argc, char** argv, int rank, int size) {
   CLI::App app{"hetlb-calibrate: measure a platform for hetlb scatter (run under mpirun)"};
   app.add_option("-o,--output", o.output, "platform JSON file to write")->required();
   app.add_option("--kernel", o.kernel, "shared library exporting int hetlb_kernel(long long first, long long count)");
-  app.add_option("--synthetic-work", o.synthetic_work, "iterations per item of the built-in kernel")->check(CLI::PositiveNumber);
-  app.add_option("--sizes", s.sizes, "item counts timed with the kernel")->check(CLI::PositiveNumber);
-  app.add_option("--comm-sizes", s.comm_sizes, "item counts sent from the root")->check(CLI::PositiveNumber);
+  app.add_option("--synthetic-work", o.synthetic_work, "iterations per item of the built-in kernel")
+      ->check(hetlb::cli::whole_number<long long>(1, std::numeric_limits<long long>::max()));
+  app.add_option("--sizes", s.sizes, "item counts timed with the kernel")
+      ->check(hetlb::cli::whole_number<long long>(1, std::numeric_limits<long long>::max()));
+  app.add_option("--comm-sizes", s.comm_sizes, "item counts sent from the root")
+      ->check(hetlb::cli::whole_number<long long>(1, std::numeric_limits<long long>::max()));
   app.add_option("--bytes-per-item", s.bytes_per_item, "bytes of one item on the wire")->check(CLI::PositiveNumber);
   app.add_option("--quantile", s.quantile, "quantile of each point's timings kept (0.5: median)")->check(CLI::Range(0.01, 0.99));
   app.add_option("--relative", s.relative, "target half-width of the 95% confidence interval")->check(CLI::Range(1e-4, 1.0));
   app.add_option("--max-seconds-per-point", s.max_seconds, "time cap per measured point")->check(CLI::PositiveNumber);
   app.add_option("--model", o.model, "affine (least squares) or table (measured points)")->check(CLI::IsMember({"affine", "table"}));
-  app.add_option("--items", o.items, "item count written in the file (default: largest --sizes x ranks)")->check(CLI::NonNegativeNumber);
-  app.add_option("--root", s.root, "rank holding the data")->check(CLI::NonNegativeNumber);
+  app.add_option("--items", o.items, "item count written in the file (default: largest --sizes x ranks)")
+      ->check(hetlb::cli::whole_number<long long>(0, std::numeric_limits<long long>::max()));
+  app.add_option("--root", s.root, "rank holding the data")
+      ->check(hetlb::cli::whole_number<int>(0, std::numeric_limits<int>::max()));
   app.add_option("--name", o.name, "platform name");
   try {
     app.parse(argc, argv);

@@ -79,6 +79,20 @@ TEST(CampaignFaults, RefusesUnwritableOutputsBeforeAnyRun) {
   refused("--min-nodes 10 --max-nodes 5", "--min-nodes 10 --max-nodes 5: expected at most as many nodes");
 }
 
+// A count past its type was saturated by CLI11 (a piece of 1e23 runs became INT64_MAX), silently.
+TEST(CampaignFaults, RefusesCountsPastTheirRange) {
+  const std::string spec = tmp("counts.json"), csv = tmp("counts.csv");
+  std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + "}";
+  for (const std::string value : {"99999999999999999999999", "-1", "2.5"}) {
+    std::filesystem::remove(csv);
+    std::string err;
+    EXPECT_EQ(hetlb(spec + " --results " + csv + " --max-runs " + value, &err), 2) << value;
+    EXPECT_EQ(count_lines(err), 1) << err;
+    EXPECT_NE(err.find("--max-runs: value " + value + ": expected a whole number from 0 to"), std::string::npos) << err;
+    EXPECT_FALSE(std::filesystem::exists(csv)) << value;
+  }
+}
+
 TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused("{\"spec_version\": 1, " + kBase + ", \"colour\": 3}", "unknown key \"colour\"");
   expect_refused("{\"spec_version\": 1, " + kBase + ", \"seeds\": []}", "\"seeds\" = []; expected a non-empty list");

@@ -2,12 +2,15 @@
 #include "number_checks.hpp"
 #include "options.hpp"
 
+#include <limits>
+
 #include <fmt/format.h>
 
 namespace hetlb::campaign {
 
 using cli::non_negative;
 using cli::positive;
+using cli::whole_number;
 
 void add_options(CLI::App& app, Options& o) {
   app.add_option("spec", o.spec,
@@ -23,7 +26,7 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--retry", o.retry, "rerun the settings recorded as timeout or failed");
   app.add_option("--max-runs", o.max_runs,
                  "start at most this many runs (0: all), then stop: a piece; run again to resume")
-      ->check(non_negative());
+      ->check(whole_number<long>(0, std::numeric_limits<long>::max()));
   app.add_option("--budget", o.budget,
                  "start no run after this many wall seconds (0: no limit): a piece; run again to resume")
       ->check(non_negative());

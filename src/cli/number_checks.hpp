@@ -1,8 +1,12 @@
 // CLI11 checks of numeric options whose refusals read like the rest of hetlb's: the option, the
-// value, what was expected (CLI11's own range checks print the largest double).
+// value, what was expected (CLI11's own range checks print the largest double). Shared by every
+// program of the project (target hetlb_cli_checks).
 #pragma once
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
+#include <system_error>
 
 #include <CLI/CLI.hpp>
 
@@ -29,6 +33,24 @@ inline CLI::Validator positive() {
 }
 inline CLI::Validator non_negative() {
   return number_check([](double v) { return std::isfinite(v) && v >= 0; }, "a non-negative number");
+}
+
+// A whole number from lo to hi, read exactly: CLI11 itself saturates out-of-range integers (a seed of
+// 1e23 digits became 2^64 - 1, an iteration count INT64_MAX) and wraps negative ones into unsigned
+// options (-5 became 2^64 - 5), silently.
+template <class T>
+CLI::Validator whole_number(T lo, T hi) {
+  const std::string expected = "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, expected](std::string& text) -> std::string {
+        T v{};
+        const char* end = text.data() + text.size();
+        const auto [stop, ec] = std::from_chars(text.data(), end, v);
+        if (text.empty() || ec != std::errc() || stop != end || v < lo || v > hi)
+          return "value " + text + ": expected " + expected;
+        return "";
+      },
+      expected);
 }
 
 }  // namespace hetlb::cli

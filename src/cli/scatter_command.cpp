@@ -5,6 +5,7 @@
 #include <functional>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "hetlb/plot/scatter_gantt.hpp"
 #include "hetlb/scatter/perturbation.hpp"
 #include "hetlb/scatter/solve.hpp"
+#include "number_checks.hpp"
 #include "scatter_output.hpp"
 #include "scatter_perturbation_output.hpp"
 
@@ -225,8 +227,9 @@ void add_scatter_command(CLI::App& app) {
       "--perturb", [o](double v) { o->perturb = v, o->perturb_given = true; },
       "each processor's costs off by up to PCT% (uniform): the plan's makespan distribution and re-planning's");
   sub->add_option_function<long long>(
-      "--samples", [o](long long v) { o->samples = v, o->samples_given = true; }, "--perturb: samples (default 100)");
-  sub->add_option("--seed", o->seed, "--perturb: random seed (default 1)");
+      "--samples", [o](long long v) { o->samples = v, o->samples_given = true; }, "--perturb: samples (default 100)")
+      ->check(whole_number<long long>(1, scatter::kMaxPerturbationSamples));
+  sub->add_option("--seed", o->seed, "--perturb: random seed (default 1)")->check(whole_number<unsigned long long>(0, std::numeric_limits<unsigned long long>::max()));
   sub->add_option("--factor", o->factors, "real cost factor: NAME=F (computation, e.g. a load peak) or NAME:comm=F")
       ->allow_extra_args(false);
   sub->add_option("--factors", o->factors_file, "JSON file of factors: {\"NAME\": F or {\"compute\": F, \"comm\": G}}");

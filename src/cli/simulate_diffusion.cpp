@@ -3,6 +3,7 @@
 // [--format table|json] [--trace FILE.csv] [--plot FILE.png]
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
@@ -107,10 +108,13 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--load-per-node", c.load_per_node, "total load / nodes, in units")->capture_default_str();
   sub->add_option("--ratio", c.ratio, "computation/communication cost ratio of a load unit (paper: 10, 1, 0.1)")
       ->capture_default_str();
-  sub->add_option("--seed", c.seed, "seed of the random initial load (and of the staggered phases)")->capture_default_str();
+  sub->add_option("--seed", c.seed, "seed of the random initial load (and of the staggered phases)")
+      ->capture_default_str()
+      ->check(whole_number<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
   sub->add_option("--iterations", c.convergence_iterations,
                   "consecutive computing iterations within 1% of the average to converge")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(whole_number<long>(1, std::numeric_limits<long>::max()));
   sub->add_option("--time-limit", c.time_limit, "simulated seconds (0: 10 x iterations x tau)")
       ->capture_default_str();
   sub->add_option("--min-comp-iter", c.min_comp_iter, "minimum computing iteration, s (default, or negative: tau/10)")

@@ -120,6 +120,11 @@ TEST(SimulateCli, RefusesBadInput) {
   std::ofstream(disc) << "0 1\n1 0\n2 3\n3 2\n";
   std::ofstream(xml) << "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n<host id=\"a\"";
   expect_refused("--strategy bogus", "strategy \"bogus\"");
+  // CLI11 wrapped negative seeds (-5 became 2^64 - 5) and saturated large counts, silently.
+  expect_refused("--seed -5", "--seed: value -5: expected a whole number from 0 to 18446744073709551615");
+  expect_refused("--seed 99999999999999999999999", "--seed: value 99999999999999999999999: expected a whole number");
+  expect_refused("--iterations 99999999999999999999999", "--iterations: value 99999999999999999999999: expected a whole");
+  expect_refused("--iterations 0", "--iterations: value 0: expected a whole number from 1 to");
   expect_refused("--topology hypercube --nodes 12", "power of 2");
   expect_refused("--topology torus --nodes 13", "prime");
   expect_refused("--topology " + asym + " --nodes 3", "asymmetric");

@@ -179,9 +179,9 @@ TEST_F(ScatterCli, BadOrdersAndPerturbations) {
   expect_refusal("scatter '" + example + "' --perturb -1 --figure f.svg", "--perturb");
   expect_refusal("scatter '" + example + "' --perturb 150", "--perturb 150");
   expect_refusal("scatter '" + example + "' --perturb abc", "--perturb");
-  expect_refusal("scatter '" + example + "' --perturb 10 --samples 0 --figure f.svg", "--samples 0: expected 1 to 1000000 samples");
+  expect_refusal("scatter '" + example + "' --perturb 10 --samples 0 --figure f.svg", "--samples: value 0: expected a whole number from 1 to 1000000");
   // Beyond int: once read as a negative count, named as given now.
-  expect_refusal("scatter '" + example + "' --perturb 10 --samples 3000000000", "--samples 3000000000: expected 1 to 1000000");
+  expect_refusal("scatter '" + example + "' --perturb 10 --samples 3000000000", "--samples: value 3000000000: expected a whole number from 1 to 1000000");
   expect_refusal("scatter '" + example + "' --perturb 10 --samples -3", "--samples");
   expect_refusal("scatter '" + example + "' --factor nobody=2 --figure f.svg", "unknown processor 'nobody'");
   expect_refusal("scatter '" + example + "' --factor sekhmet=0", "factor '0': expected a positive number");
@@ -189,6 +189,12 @@ TEST_F(ScatterCli, BadOrdersAndPerturbations) {
   expect_refusal("scatter '" + example + "' --factors factors.json", "factors.json: unknown processor 'nobody'");
   expect_refusal("scatter '" + example + "' --factors none.json", "none.json: cannot open");
   expect_refusal("scatter '" + example + "' --perturb 10 --figure f.pdf", "expected a .png or .svg");
+  expect_refusal("scatter '" + example + "' --perturb 10 --seed -3", "--seed: value -3: expected a whole number from 0 to");
+  // Past the type: CLI11 saturated these to the largest value, silently.
+  expect_refusal("scatter '" + example + "' --perturb 10 --seed 99999999999999999999999",
+                 "--seed: value 99999999999999999999999: expected a whole number from 0 to 18446744073709551615");
+  expect_refusal("scatter '" + example + "' --perturb 10 --samples 99999999999999999999999",
+                 "--samples: value 99999999999999999999999: expected a whole number from 1 to 1000000");
   expect_refusal("scatter '" + example + "' --figure f.svg", "--figure f.svg: the robustness figure needs");
 }
 
