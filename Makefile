@@ -1,6 +1,6 @@
 # hetlb: the commands the README tells people to run.
 #   make deps   install the Debian packages the project needs (when missing)
-#   make build  build everything; the command line is build/bin/hetlb
+#   make build  deps + build everything; the command line is build/bin/hetlb
 #   make test   deps + build + the whole test suite, then again under ASan+UBSan, plus a short fuzz run
 #   make demo   deps + build + the main job on the embedded default (examples/grid1999.json)
 #   make bench  deps + build + the benchmarks (tables for the README)
@@ -30,7 +30,7 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "make deps: all Debian packages present"; fi
 
-$(BUILD)/CMakeCache.txt:
+$(BUILD)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
 
 build: $(BUILD)/CMakeCache.txt

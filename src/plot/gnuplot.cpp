@@ -22,6 +22,12 @@ std::string unknown_format(const std::string& path) {
   return fmt::format("unknown figure format '{}': expected a .png or .svg file name", fs::path(path).extension().string());
 }
 
+// The extensions terminal_for() has a terminal for.
+bool is_figure_format(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  return ext == ".png" || ext == ".svg";
+}
+
 }  // namespace
 
 std::string terminal_for(const std::string& path, int width, int height) {
@@ -33,8 +39,7 @@ std::string terminal_for(const std::string& path, int width, int height) {
 
 void check_figure_path(const std::string& option, const std::string& path) {
   if (path.empty()) return;
-  const std::string ext = fs::path(path).extension().string();
-  if (ext != ".png" && ext != ".svg") throw Error(fmt::format("{} \"{}\": {}", option, path, unknown_format(path)));
+  if (!is_figure_format(path)) throw Error(fmt::format("{} \"{}\": {}", option, path, unknown_format(path)));
   check_writable(option, path);
 }
 
@@ -66,7 +71,7 @@ std::string first_message(const fs::path& log) {
 }  // namespace
 
 void render(const std::string& script, const std::string& path) {
-  terminal_for(path);  // validates the extension
+  if (!is_figure_format(path)) throw Error(fmt::format("{}: {}", path, unknown_format(path)));
   if (const std::string why = unwritable_reason(path); !why.empty()) throw Error(fmt::format("{}: {}", path, why));
   const fs::path target = output_target(path);  // a symbolic link is drawn through
   const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp{}", target.filename().string(), ::getpid(),
