@@ -13,6 +13,8 @@
 #include "hetlb/scatter/exact.hpp"
 #include "hetlb/scatter/problem.hpp"
 #include "hetlb/scatter/solve.hpp"
+#include "scatter_output.hpp"
+#include "time_unit.hpp"
 
 namespace hetlb::cli {
 
@@ -75,7 +77,8 @@ void run(const CompareOptions& o) {
         row.seconds = r.solve_seconds;
         row.note = r.plan.method;
         best_bound[order] = std::max(best_bound[order], row.lower_bound);
-        std::cerr << fmt::format(" {:.3f} s in {:.3f} s\n", row.makespan, row.seconds);
+        const TimeUnit u = time_unit_for(row.makespan);
+        std::cerr << fmt::format(" {} {} in {:.3f} s\n", time_text(row.makespan, u), u.name, row.seconds);
       } catch (const Error& e) {
         row.note = std::string("refused: ") + e.what();
         std::cerr << " refused\n";
@@ -116,15 +119,21 @@ void run(const CompareOptions& o) {
     }
     return;
   }
-  std::cout << fmt::format("platform {}: {} processors, {} items\n\n", platform.name, platform.processors.size(),
-                           o.items ? o.items : platform.items);
+  // Plan times in one unit, the best makespan's (time_unit.hpp); solve times are wall seconds.
+  double best = 0;
+  for (const Row& r : rows)
+    if (r.ok && (best == 0 || r.makespan < best)) best = r.makespan;
+  const TimeUnit u = time_unit_for(best);
+  std::cout << fmt::format("{}: {} processors, {} items{}\n\n", platform_heading(platform),
+                           platform.processors.size(), o.items ? o.items : platform.items,
+                           u.per_second != 1.0 ? " (makespans in " + std::string(u.name) + ")" : "");
   std::cout << fmt::format("{:<12} {:<18} {:>12} {:>12} {:>9} {:>10} {:>10}  {}\n", "algorithm", "order", "makespan",
                            "lower bound", "gap %", "imbalance", "time (s)", "note");
   for (const Row& r : rows) {
     if (r.ok)
-      std::cout << fmt::format("{:<12} {:<18} {:>12.3f} {:>12.3f} {:>9.4f} {:>10.3f} {:>10.4f}  {}{}\n", r.algorithm,
-                               r.order, r.makespan, best_bound[r.order], gap(r), r.last - r.first, r.seconds,
-                               r.optimal ? "optimal; " : "", r.note);
+      std::cout << fmt::format("{:<12} {:<18} {:>12} {:>12} {:>9.4f} {:>10} {:>10.4f}  {}{}\n", r.algorithm, r.order,
+                               time_text(r.makespan, u), time_text(best_bound[r.order], u), gap(r),
+                               time_text(r.last - r.first, u), r.seconds, r.optimal ? "optimal; " : "", r.note);
     else
       std::cout << fmt::format("{:<12} {:<18} {:>12} {:>12} {:>9} {:>10} {:>10}  {}\n", r.algorithm, r.order, "-", "-",
                                "-", "-", "-", r.note);

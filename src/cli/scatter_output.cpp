@@ -2,7 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "time_unit.hpp"
+
 namespace hetlb::cli {
+
+std::string platform_heading(const Platform& platform) {
+  return platform.name.empty() ? "platform" : "platform " + platform.name;
+}
 
 nlohmann::json scatter_json(const scatter::Result& r) {
   using nlohmann::json;
@@ -66,34 +72,39 @@ void print_scatter(std::ostream& out, const Platform& platform, const scatter::R
     }
     return;
   }
-  out << fmt::format("platform {}: {} processors, {} items, root {}\n", platform.name, r.problem.size(), r.problem.items,
+  out << fmt::format("{}: {} processors, {} items, root {}\n", platform_heading(platform), r.problem.size(), r.problem.items,
                      r.root);
   out << fmt::format("algorithm {}: {}\n\n", r.plan.algorithm, r.plan.method);
+  // Times in one unit, the makespan's (time_unit.hpp); the solve time is wall time, in seconds.
+  const TimeUnit u = time_unit_for(r.schedule.makespan);
+  const auto t3 = [&](double seconds) { return time_text(seconds, u); };
+  const auto t6 = [&](double seconds) { return fmt::format("{} {}", time_text(seconds, u, 6), u.name); };
+  if (u.per_second != 1.0) out << fmt::format("times in {}\n", u.name);
   out << fmt::format("{:>3}  {:<16} {:>12} {:>12} {:>12} {:>12} {:>10}\n", "#", "processor", "items", "recv start",
                      "recv end", "finish", "idle");
   for (std::size_t i = 0; i < r.problem.size(); ++i) {
     const auto& t = r.schedule.shares[i];
-    out << fmt::format("{:>3}  {:<16} {:>12} {:>12.3f} {:>12.3f} {:>12.3f} {:>10.3f}\n", i + 1, r.problem.names[i],
-                       r.plan.items[i], t.comm_start, t.comm_end, t.finish, t.idle);
+    out << fmt::format("{:>3}  {:<16} {:>12} {:>12} {:>12} {:>12} {:>10}\n", i + 1, r.problem.names[i],
+                       r.plan.items[i], t3(t.comm_start), t3(t.comm_end), t3(t.finish), t3(t.idle));
   }
-  out << fmt::format("\nmakespan     {:.6f} s\n", r.schedule.makespan);
-  out << fmt::format("lower bound  {:.6f} s{}\n", r.plan.lower_bound, r.plan.optimal ? "  (optimal: proven)" : "");
+  out << fmt::format("\nmakespan     {}\n", t6(r.schedule.makespan));
+  out << fmt::format("lower bound  {}{}\n", t6(r.plan.lower_bound), r.plan.optimal ? "  (optimal: proven)" : "");
   if (r.plan.rational_optimum)
-    out << fmt::format("rational     {:.6f} s, guarantee of eq. (4): makespan <= {:.6f} s\n", *r.plan.rational_optimum,
-                       *r.plan.rational_optimum + r.plan.guarantee.value_or(0.0));
-  out << fmt::format("finish       first {:.3f} s, last {:.3f} s (imbalance {:.3f} s)\n", r.schedule.first_finish,
-                     r.schedule.last_finish, r.schedule.last_finish - r.schedule.first_finish);
+    out << fmt::format("rational     {}, guarantee of eq. (4): makespan <= {}\n", t6(*r.plan.rational_optimum),
+                       t6(*r.plan.rational_optimum + r.plan.guarantee.value_or(0.0)));
+  out << fmt::format("finish       first {} {}, last {} {} (imbalance {} {})\n", t3(r.schedule.first_finish), u.name,
+                     t3(r.schedule.last_finish), u.name, t3(r.schedule.last_finish - r.schedule.first_finish), u.name);
   if (r.order_search) {
     const auto& o = *r.order_search;
-    out << fmt::format("\nbest order   {:.6f} s{}, bandwidth order {:.6f} s, lower bound over every order {:.6f} s\n",
-                       o.makespan, o.proven ? " (proven best)" : "", o.bandwidth_makespan, o.lower_bound);
+    out << fmt::format("\nbest order   {}{}, bandwidth order {}, lower bound over every order {}\n", t6(o.makespan),
+                       o.proven ? " (proven best)" : "", t6(o.bandwidth_makespan), t6(o.lower_bound));
     out << fmt::format("order search {}\n", o.method);
   }
   if (!r.root_candidates.empty()) {
-    out << "\nroot choice (Section 3.4):\n";
+    out << fmt::format("\nroot choice (Section 3.4){}:\n", u.per_second != 1.0 ? ", in " + std::string(u.name) : "");
     for (const auto& c : r.root_candidates)
-      out << fmt::format("  {:<16} transfer {:>12.3f} + scatter {:>12.3f} = {:>12.3f}{}\n", c.name, c.transfer,
-                         c.makespan, c.total(), c.name == r.root ? "  <- chosen" : "");
+      out << fmt::format("  {:<16} transfer {:>12} + scatter {:>12} = {:>12}{}\n", c.name, t3(c.transfer),
+                         t3(c.makespan), t3(c.total()), c.name == r.root ? "  <- chosen" : "");
   }
   out << fmt::format("solve time   {:.6f} s\n", r.solve_seconds);
 }

@@ -13,5 +13,7 @@ namespace hetlb::cli {
 nlohmann::json scatter_json(const scatter::Result& result);
 void print_scatter(std::ostream& out, const Platform& platform, const scatter::Result& result,
                    const std::string& format);
+// "platform NAME" for the tables' first line, "platform" when the file names none.
+std::string platform_heading(const Platform& platform);
 
 }  // namespace hetlb::cli

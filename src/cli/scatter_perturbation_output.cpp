@@ -7,6 +7,7 @@
 
 #include "hetlb/plot/gnuplot.hpp"
 #include "scatter_output.hpp"
+#include "time_unit.hpp"
 
 namespace hetlb::cli {
 
@@ -53,9 +54,11 @@ void print_perturbation(std::ostream& out, const PerturbationView& v, const std:
     return;
   }
   const auto& r = v.result;
-  out << fmt::format("platform {}: {} processors, {} items, root {}\n", v.platform.name, r.problem.size(),
+  out << fmt::format("{}: {} processors, {} items, root {}\n", platform_heading(v.platform), r.problem.size(),
                      r.problem.items, r.root);
-  out << fmt::format("plan: {} ({}), makespan on the model {:.3f} s\n", r.plan.algorithm, r.plan.method, rep.nominal);
+  const TimeUnit u = time_unit_for(rep.nominal);  // one unit for the report (time_unit.hpp)
+  out << fmt::format("plan: {} ({}), makespan on the model {} {}\n", r.plan.algorithm, r.plan.method,
+                     time_text(rep.nominal, u), u.name);
   std::string factors;
   for (std::size_t i = 0; i < v.request.fixed.size(); ++i) {
     const auto& c = v.request.fixed[i];
@@ -66,11 +69,11 @@ void print_perturbation(std::ostream& out, const PerturbationView& v, const std:
                      v.request.percent > 0 ? fmt::format("each cost off by up to {:g}% (uniform), ", v.request.percent)
                                            : std::string(),
                      v.request.samples, v.request.seed);
-  out << fmt::format("{:<26} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "makespan (s)", "min", "mean", "median", "p90",
+  out << fmt::format("{:<26} {:>10} {:>10} {:>10} {:>10} {:>10}\n", "makespan (" + std::string(u.name) + ")", "min", "mean", "median", "p90",
                      "max");
   auto row = [&](const char* name, const scatter::Distribution& d) {
-    out << fmt::format("{:<26} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}\n", name, d.min, d.mean, d.median,
-                       d.p90, d.max);
+    out << fmt::format("{:<26} {:>10} {:>10} {:>10} {:>10} {:>10}\n", name, time_text(d.min, u), time_text(d.mean, u),
+                       time_text(d.median, u), time_text(d.p90, u), time_text(d.max, u));
   };
   row("this plan", rep.plan);
   row("re-planned knowing costs", rep.replanned);

@@ -14,6 +14,7 @@
 #include "hetlb/scatter/solve.hpp"
 #include "hetlb/sim/scatter_replay.hpp"
 #include "simulate_diffusion.hpp"
+#include "time_unit.hpp"
 
 namespace hetlb::cli {
 
@@ -69,14 +70,17 @@ void run(const Options& o) {
               << "\n";
     return;
   }
+  const TimeUnit u = time_unit_for(plan.schedule.makespan);  // one unit for the table (time_unit.hpp)
+  const auto t = [&](double seconds) { return time_text(seconds, u, 6); };
+  if (u.per_second != 1.0) std::cout << fmt::format("times in {}\n", u.name);
   std::cout << fmt::format("{:<16} {:>10} {:>14} {:>14} {:>14} {:>14}\n", "processor", "items", "pred. recv",
                            "sim. recv", "pred. finish", "sim. finish");
   for (std::size_t i = 0; i < r.shares.size(); ++i)
-    std::cout << fmt::format("{:<16} {:>10} {:>14.6f} {:>14.6f} {:>14.6f} {:>14.6f}\n", r.shares[i].name,
-                             r.shares[i].items, plan.schedule.shares[i].comm_end, r.shares[i].comm_end,
-                             plan.schedule.shares[i].finish, r.shares[i].finish);
-  std::cout << fmt::format("makespan: predicted {:.6f} s, simulated {:.6f} s (relative gap {:.2e})\n",
-                           plan.schedule.makespan, r.makespan, gap);
+    std::cout << fmt::format("{:<16} {:>10} {:>14} {:>14} {:>14} {:>14}\n", r.shares[i].name, r.shares[i].items,
+                             t(plan.schedule.shares[i].comm_end), t(r.shares[i].comm_end),
+                             t(plan.schedule.shares[i].finish), t(r.shares[i].finish));
+  std::cout << fmt::format("makespan: predicted {} {}, simulated {} {} (relative gap {:.2e})\n",
+                           t(plan.schedule.makespan), u.name, t(r.makespan), u.name, gap);
 }
 }  // namespace
 

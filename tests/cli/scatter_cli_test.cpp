@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "run_command.hpp"
@@ -72,6 +74,38 @@ TEST_F(ScatterCli, TableCsvAndCompare) {
     if (row["ok"].get<bool>()) {
       EXPECT_GE(row["gap_percent"].get<double>(), -1e-9);
     }
+}
+
+// Tables show times in the makespan's unit: a plan of microseconds is not a column of 0.000 s, a cost
+// of 1e300 s is not 300 digits, and a platform without a name is not "platform :".
+TEST_F(ScatterCli, TablesShowTimesInTheMakespansUnit) {
+  write("fast.json", R"({"items": 1000, "root": "a", "processors": [
+    {"name": "a", "compute": {"per_item": 2e-8}, "comm": {"per_item": 0}},
+    {"name": "b", "compute": {"per_item": 1e-8}, "comm": {"per_item": 3e-9}},
+    {"name": "c", "compute": {"per_item": 4e-8}, "comm": {"per_item": 1e300}}]})");
+  CommandResult r = run_hetlb("scatter fast.json --root auto", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("platform: 3 processors, 1000 items, root a\n", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("times in us\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("makespan     8.671000 us\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("lower bound  8.671000 us"), std::string::npos) << r.out;
+  // c as the root: 1000 items x 1e300 s = 1e303 s, 1e309 us (past the largest double, not "inf").
+  EXPECT_NE(r.out.find("transfer   1.000e+309 + scatter"), std::string::npos) << r.out;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LT(line.size(), 200u) << line;
+  r = run_hetlb("compare fast.json --orders bandwidth", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("(makespans in us)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      8.671        8.671"), std::string::npos) << r.out;
+  r = run_hetlb("scatter fast.json --perturb 10 --samples 3", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("makespan on the model 8.671 us"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("makespan (us)"), std::string::npos) << r.out;
+  // Seconds from 1 s up (403.975 s here), as before.
+  r = run_hetlb("scatter '" + example + "'", dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("times in"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" s\nlower bound"), std::string::npos) << r.out;
 }
 
 TEST_F(ScatterCli, RootAuto) {
