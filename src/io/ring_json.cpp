@@ -27,6 +27,16 @@ struct Reader {
   json parse(const std::string& text) const { return detail::parse_json_object(text, source); }
 
   Count count(const json& v, const std::string& path, bool allow_negative) const {
+    // A whole number written as a float (40.0, 1e3: what Python and numpy write) is that integer, up
+    // to 2^53, where every integer is a double; 2.5 or 1e300 is not.
+    if (v.is_number_float()) {
+      const double f = v.get<double>();
+      const bool whole = std::isfinite(f) && f == std::floor(f);
+      if (!whole || std::fabs(f) > 9007199254740992.0)
+        fail(path, fmt::format("expected an integer{}{}, got {}", allow_negative ? "" : " >= 0",
+                               whole ? " (at most 2^53 when written as a float)" : "", v.dump()));
+      return count(json(static_cast<std::int64_t>(f)), path, allow_negative);
+    }
     if (!v.is_number_integer())
       fail(path, fmt::format("expected an integer{}, got {}", allow_negative ? "" : " >= 0", v.dump()));
     if (v.is_number_unsigned()) {

@@ -30,6 +30,15 @@ TEST(ringJson, ReadsScalarsArraysAndUnbalance) {
   EXPECT_EQ(c.pred_cost, (std::vector<double>{3, 1, 2}));  // the same link both ways
 }
 
+// Whole numbers written as floats (40.0, 1e3: Python's and numpy's way) are read as those integers.
+TEST(ringJson, ReadsWholeNumbersWrittenAsFloats) {
+  const ring::Ring r = io::parse_ring_json(R"({"loads": [40.0, 1e1, 0.0], "unbalance": [2e1, -1e1, -10.0], "succ_cost": 1})");
+  EXPECT_EQ(r.loads, (std::vector<Count>{40, 10, 0}));
+  EXPECT_EQ(r.targets, (std::vector<Count>{20, 20, 10}));
+  const ring::Ring big = io::parse_ring_json(R"({"loads": [9007199254740992.0, 0], "targets": [0, 9007199254740992], "succ_cost": 1})");
+  EXPECT_EQ(big.loads[0], Count{1} << 53);
+}
+
 TEST(ringJson, BadInputIsOneClearLine) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {R"({"loads": [1, 2, 3], "targets": [2, 2], "succ_cost": 1})", "targets: 2 values for 3 loads"},
@@ -44,6 +53,8 @@ TEST(ringJson, BadInputIsOneClearLine) {
       {R"({"loads": [3], "targets": [3], "succ_cost": 1})", "loads: 1 processor(s); expected at least 2"},
       {R"({"loads": [1, "2"], "targets": [2, 1], "succ_cost": 1})", "loads[1]: expected an integer >= 0, got \"2\""},
       {R"({"loads": [1, 2.5], "targets": [2, 1], "succ_cost": 1})", "loads[1]: expected an integer"},
+      {R"({"loads": [1, 1e300], "targets": [2, 1], "succ_cost": 1})", "loads[1]: expected an integer >= 0 (at most 2^53"},
+      {R"({"loads": [1, -2.0], "targets": [2, 1], "succ_cost": 1})", "loads[1]: value -2 is negative"},
       {R"({"loads": [1, 2], "targets": [2, 1], "succ_cost": "fast"})", "succ_cost: expected a number or an array"},
       {R"({"loads": [1, 2], "unbalance": [3, -3], "succ_cost": 1})", "unbalance[0]: 3 exceeds loads[0] = 1"},
       {R"({"loads": [1, 2], "unbalance": [1, 0], "succ_cost": 1})", "unbalance: sum 1; expected 0"},
