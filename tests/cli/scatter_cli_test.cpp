@@ -101,6 +101,10 @@ TEST_F(ScatterCli, TablesShowTimesInTheMakespansUnit) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("makespan on the model 8.671 us"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("makespan (us)"), std::string::npos) << r.out;
+  r = run_hetlb("simulate scatter fast.json", dir);  // the SimGrid replay's table
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("times in us\n", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("makespan: predicted 8.671000 us, simulated 8.671000 us"), std::string::npos) << r.out;
   // Seconds from 1 s up (403.975 s here), as before.
   r = run_hetlb("scatter '" + example + "'", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
