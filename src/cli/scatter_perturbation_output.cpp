@@ -88,18 +88,22 @@ void render_perturbation_figure(const PerturbationView& v, const std::string& pa
   }
   std::sort(plan.begin(), plan.end());
   std::sort(again.begin(), again.end());
+  const TimeUnit u = time_unit_for(v.report.nominal);  // the table's unit (time_unit.hpp)
   std::string s = "set terminal " + plot::terminal_for(path, 900, 560) + "\n";
   s += "set output " + std::string(plot::kOutputPlaceholder) + "\n";
   s += "set title " + plot::quote(title) + "\n";
-  s += "set xlabel 'makespan (s)'\nset ylabel 'fraction of samples'\nset yrange [0:1.05]\nset grid\n";
+  s += "set xlabel 'makespan (" + std::string(u.name) + ")'\nset ylabel 'fraction of samples'\nset yrange [0:1.05]\nset grid\n";
   s += "set key bottom right\n";
   s += "$d << EOD\n";
   const std::size_t n = plan.size();
   for (std::size_t k = 0; k < n; ++k)
-    s += fmt::format("{:.9g} {:.9g} {:.9g}\n", plan[k], again[k], static_cast<double>(k + 1) / static_cast<double>(n));
+    s += fmt::format("{:.9g} {:.9g} {:.9g}\n", plan[k] * u.per_second, again[k] * u.per_second,
+                     static_cast<double>(k + 1) / static_cast<double>(n));
   s += "EOD\n";
-  s += fmt::format("set arrow from {0:.9g}, graph 0 to {0:.9g}, graph 1 nohead dt 2 lc rgb '#777777'\n", v.report.nominal);
-  s += fmt::format("set label 'model: {0:.1f} s' at {0:.9g}, graph 1.02 center\n", v.report.nominal);
+  const double nominal = v.report.nominal * u.per_second;
+  s += fmt::format("set arrow from {0:.9g}, graph 0 to {0:.9g}, graph 1 nohead dt 2 lc rgb '#777777'\n", nominal);
+  s += fmt::format("set label 'model: {} {}' at {:.9g}, graph 1.02 center\n", time_text(v.report.nominal, u, 1), u.name,
+                   nominal);
   s += "plot $d using 1:3 with steps lw 2 lc rgb '#c0392b' title 'this plan on the real costs', \\\n"
        "     $d using 2:3 with steps lw 2 lc rgb '#2471a3' title 're-planned knowing the real costs'\n";
   plot::render(s, path);

@@ -101,6 +101,13 @@ TEST_F(ScatterCli, TablesShowTimesInTheMakespansUnit) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("makespan on the model 8.671 us"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("makespan (us)"), std::string::npos) << r.out;
+  if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {  // the distribution figure, in us too
+    r = run_hetlb("scatter fast.json --perturb 10 --samples 3 --figure f.svg", dir);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string svg = slurp(dir / "f.svg");
+    EXPECT_NE(svg.find("makespan (us)"), std::string::npos);
+    EXPECT_NE(svg.find("model: 8.7 us"), std::string::npos);
+  }
   r = run_hetlb("simulate scatter fast.json", dir);  // the SimGrid replay's table
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("times in us\n", 0), 0u) << r.out;
