@@ -41,7 +41,7 @@ test: deps build test-main test-asan fuzz
 test-main:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-$(ASAN)/CMakeCache.txt:
+$(ASAN)/CMakeCache.txt: | deps
 	CC=clang CXX=clang++ cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DHETLB_SANITIZE=ON -DHETLB_FUZZ=ON -DHETLB_BUILD_BENCH=OFF
 

@@ -133,6 +133,8 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused(R"({"spec_version": 1, "nodes": [-2147483649]})", "\"nodes\" = [-2147483649]");
   expect_refused(R"({"spec_version": 1, "nodes": [2147483648.0]})", "\"nodes\" = [2147483648.0]");
   expect_refused(R"({"spec_version": 1, "nodes": [true]})", "\"nodes\" = [true]");
+  // Past 2^53 a float has lost digits already (1e17 + 1 reads as 1e17): the same rule as every reader.
+  expect_refused(R"({"spec_version": 1, "seeds": [1e17]})", "\"seeds\" = [1e+17]");
   // A matrix too large to build, and a complete graph too large to hold: refused at once.
   expect_refused(R"({"spec_version": 1, "seeds": [)" + std::string(1000, ' ') + R"(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
                      "ratios": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],

@@ -22,6 +22,7 @@
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
+#include "json_input.hpp"
 
 namespace hetlb::campaign {
 
@@ -49,23 +50,11 @@ const std::set<std::string> kSpecKeys = {
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
     "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase"};
 
-// x as a T when it is a whole number within T's range: an unsigned, a signed or a float JSON number.
+// x as a T when it is a whole number (an integer, or a whole float up to 2^53) within T's range.
 template <class T>
 std::optional<T> whole_number(const json& x) {
-  if (x.is_number_unsigned()) {
-    const std::uint64_t u = x.get<std::uint64_t>();
-    return std::in_range<T>(u) ? std::optional<T>(static_cast<T>(u)) : std::nullopt;
-  }
-  if (x.is_number_integer()) {
-    const std::int64_t i = x.get<std::int64_t>();
-    return std::in_range<T>(i) ? std::optional<T>(static_cast<T>(i)) : std::nullopt;
-  }
-  if (!x.is_number_float()) return std::nullopt;
-  // A whole double below 2^63 in magnitude is an exact int64: then the same range rule as integers.
-  const double d = x.get<double>();
-  if (!std::isfinite(d) || d != std::floor(d) || std::abs(d) >= 0x1p63) return std::nullopt;
-  const auto i = static_cast<std::int64_t>(d);
-  return std::in_range<T>(i) ? std::optional<T>(static_cast<T>(i)) : std::nullopt;
+  const std::optional<std::int64_t> i = io::detail::whole_number(x);
+  return i && std::in_range<T>(*i) ? std::optional<T>(static_cast<T>(*i)) : std::nullopt;
 }
 
 struct Reader {

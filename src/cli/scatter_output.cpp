@@ -79,7 +79,7 @@ void print_scatter(std::ostream& out, const Platform& platform, const scatter::R
   const TimeUnit u = time_unit_for(r.schedule.makespan);
   const auto t3 = [&](double seconds) { return time_text(seconds, u); };
   const auto t6 = [&](double seconds) { return fmt::format("{} {}", time_text(seconds, u, 6), u.name); };
-  if (u.per_second != 1.0) out << fmt::format("times in {}\n", u.name);
+  out << unit_line(u);
   out << fmt::format("{:>3}  {:<16} {:>12} {:>12} {:>12} {:>12} {:>10}\n", "#", "processor", "items", "recv start",
                      "recv end", "finish", "idle");
   for (std::size_t i = 0; i < r.problem.size(); ++i) {

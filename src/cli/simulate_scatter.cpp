@@ -72,7 +72,7 @@ void run(const Options& o) {
   }
   const TimeUnit u = time_unit_for(plan.schedule.makespan);  // one unit for the table (time_unit.hpp)
   const auto t = [&](double seconds) { return time_text(seconds, u, 6); };
-  if (u.per_second != 1.0) std::cout << fmt::format("times in {}\n", u.name);
+  std::cout << unit_line(u);
   std::cout << fmt::format("{:<16} {:>10} {:>14} {:>14} {:>14} {:>14}\n", "processor", "items", "pred. recv",
                            "sim. recv", "pred. finish", "sim. finish");
   for (std::size_t i = 0; i < r.shares.size(); ++i)

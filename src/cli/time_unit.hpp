@@ -12,16 +12,22 @@ namespace hetlb::cli {
 struct TimeUnit {
   double per_second = 1.0;  // table value = seconds x per_second
   const char* name = "s";
+  int exponent = 0;  // per_second = 10^exponent
 };
 
 // The unit in which `largest` seconds (a table's reference time, e.g. the makespan) reads from 1 to
 // 1000; seconds from 1 s up, and for 0 or a value that is not finite.
 inline TimeUnit time_unit_for(double largest) {
   const double a = std::fabs(largest);
-  if (!std::isfinite(a) || a == 0 || a >= 1) return {1.0, "s"};
-  if (a >= 1e-3) return {1e3, "ms"};
-  if (a >= 1e-6) return {1e6, "us"};
-  return {1e9, "ns"};
+  if (!std::isfinite(a) || a == 0 || a >= 1) return {1.0, "s", 0};
+  if (a >= 1e-3) return {1e3, "ms", 3};
+  if (a >= 1e-6) return {1e6, "us", 6};
+  return {1e9, "ns", 9};
+}
+
+// The line a table starts with when its unit is not seconds ("times in us"); empty in seconds.
+inline std::string unit_line(TimeUnit unit) {
+  return unit.exponent == 0 ? std::string() : fmt::format("times in {}\n", unit.name);
 }
 
 // `seconds` in `unit` with `decimals` decimals; in scientific notation from 1e9 units up (a table cell
@@ -29,13 +35,9 @@ inline TimeUnit time_unit_for(double largest) {
 inline std::string time_text(double seconds, TimeUnit unit, int decimals = 3) {
   if (!std::isfinite(seconds)) return fmt::format("{}", seconds);
   if (const double v = seconds * unit.per_second; std::fabs(v) < 1e9) return fmt::format("{:.{}f}", v, decimals);
-  int exponent = static_cast<int>(std::floor(std::log10(std::fabs(seconds))));
-  std::string mantissa = fmt::format("{:.{}f}", seconds / std::pow(10.0, exponent), decimals);
-  if (mantissa.starts_with("10.") || mantissa.starts_with("-10.")) {  // 9.9996 rounded up
-    ++exponent;
-    mantissa = fmt::format("{:.{}f}", seconds / std::pow(10.0, exponent), decimals);
-  }
-  return fmt::format("{}e{:+03d}", mantissa, exponent + static_cast<int>(std::lround(std::log10(unit.per_second))));
+  const std::string text = fmt::format("{:.{}e}", seconds, decimals);  // "1.000e+303"
+  const std::size_t e = text.find('e');
+  return fmt::format("{}e{:+03d}", text.substr(0, e), std::stoi(text.substr(e + 1)) + unit.exponent);
 }
 
 }  // namespace hetlb::cli

@@ -1,6 +1,8 @@
 #include "json_input.hpp"
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -18,6 +20,19 @@ std::string read_text_file(const std::string& path, const std::string& what) {
   std::ostringstream buf;
   buf << in.rdbuf();
   return buf.str();
+}
+
+std::optional<std::int64_t> whole_number(const nlohmann::json& v) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+    return static_cast<std::int64_t>(u);
+  }
+  if (v.is_number_integer()) return v.get<std::int64_t>();
+  if (!v.is_number_float()) return std::nullopt;
+  const double f = v.get<double>();
+  if (!(std::fabs(f) <= 0x1p53) || f != std::floor(f)) return std::nullopt;  // also NaN and inf
+  return static_cast<std::int64_t>(f);
 }
 
 nlohmann::json parse_json_object(const std::string& text, const std::string& source) {

@@ -1,6 +1,8 @@
 // What every JSON reader of the product shares: whole-file reading and parsing into an object, with
 // one-line errors "<source>: <what>" (internal to hetlb_io).
 #pragma once
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +15,11 @@ std::string read_text_file(const std::string& path, const std::string& what);
 // Parses `text` into a JSON object; throws hetlb::Error "<source>: malformed JSON: ..." (one line)
 // or "<source>: (top level): expected a JSON object".
 nlohmann::json parse_json_object(const std::string& text, const std::string& source);
+
+// The value of a JSON integer (within int64), or of a whole number written as a float (40.0, 1e3: what
+// Python and numpy write) up to 2^53, where every integer is exactly a double. Empty for anything else:
+// 2.5, 1e300 (the digits past 2^53 were already rounded away), "7", true.
+std::optional<std::int64_t> whole_number(const nlohmann::json& v);
 
 // Throws hetlb::Error "<source>: <field path>: <what was expected>".
 [[noreturn]] void fail_field(const std::string& source, const std::string& path, const std::string& what);

@@ -34,10 +34,11 @@ struct Reader {
 
   long long integer(const json& v, const std::string& path, long long max) const {
     if (!v.is_number()) fail(path, fmt::format("expected a positive integer, got {}", v.dump()));
-    const double x = v.get<double>();
-    if (!(x >= 1) || x != std::floor(x) || x > static_cast<double>(max))
-      fail(path, fmt::format("value {}: expected an integer between 1 and {}", v.dump(), max));
-    return v.is_number_integer() ? v.get<long long>() : static_cast<long long>(x);
+    const std::optional<std::int64_t> x = detail::whole_number(v);
+    if (!x || *x < 1 || *x > max)
+      fail(path, fmt::format("value {}: expected an integer between 1 and {}{}", v.dump(), max,
+                             v.is_number_float() ? " (a float must be whole, at most 2^53)" : ""));
+    return *x;
   }
 
   CostFunction cost(const json& v, const std::string& path) const {

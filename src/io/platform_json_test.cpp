@@ -59,6 +59,15 @@ TEST(PlatformJson, ExampleFileLoads) {
   EXPECT_EQ(pf.items, 817101);
 }
 
+// Counts written as whole floats (what Python and numpy write) are those integers.
+TEST(PlatformJson, ReadsWholeNumbersWrittenAsFloats) {
+  const Platform pf = parse_platform_json(
+      R"({"items": 1e3, "processors": [{"name": "a", "count": 2.0, "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})");
+  EXPECT_EQ(pf.items, 1000);
+  ASSERT_EQ(pf.processors.size(), 2u);
+  EXPECT_EQ(pf.processors[1].name, "a-2");
+}
+
 TEST(PlatformJson, BadInputsSayWhatAndWhere) {
   struct Case {
     const char* text;
@@ -89,6 +98,11 @@ TEST(PlatformJson, BadInputsSayWhatAndWhere) {
        "items: value 0"},
       {R"({"items": 2.5, "processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
        "items: value 2.5"},
+      // Past 2^53 a float has lost digits already: 1e17 + 1 would be read as 1e17.
+      {R"({"items": 1e17, "processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "items: value 1e+17: expected an integer between 1 and 4611686018427387904 (a float must be whole, at most 2^53)"},
+      {R"({"items": 18446744073709551615, "processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "items: value 18446744073709551615: expected an integer between 1 and"},
       {R"({"processors": [{"name": "a", "count": 0, "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
        "count: value 0"},
       {R"({"processors": [{"name": "a", "compute": {"per_item": 1, "table": [[1, 1]]}, "comm": {"per_item": 0}}]})",

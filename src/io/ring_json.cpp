@@ -27,27 +27,17 @@ struct Reader {
   json parse(const std::string& text) const { return detail::parse_json_object(text, source); }
 
   Count count(const json& v, const std::string& path, bool allow_negative) const {
-    // A whole number written as a float (40.0, 1e3: what Python and numpy write) is that integer, up
-    // to 2^53, where every integer is a double; 2.5 or 1e300 is not.
-    if (v.is_number_float()) {
-      const double f = v.get<double>();
-      const bool whole = std::isfinite(f) && f == std::floor(f);
-      if (!whole || std::fabs(f) > 9007199254740992.0)
-        fail(path, fmt::format("expected an integer{}{}, got {}", allow_negative ? "" : " >= 0",
-                               whole ? " (at most 2^53 when written as a float)" : "", v.dump()));
-      return count(json(static_cast<std::int64_t>(f)), path, allow_negative);
-    }
-    if (!v.is_number_integer())
-      fail(path, fmt::format("expected an integer{}, got {}", allow_negative ? "" : " >= 0", v.dump()));
-    if (v.is_number_unsigned()) {
-      const auto u = v.get<std::uint64_t>();
-      if (u > static_cast<std::uint64_t>(kMaxCount)) fail(path, fmt::format("value {} is too large; expected at most {}", u, kMaxCount));
-      return static_cast<Count>(u);
-    }
-    const auto x = v.get<std::int64_t>();
-    if (!allow_negative && x < 0) fail(path, fmt::format("value {} is negative; expected an integer >= 0", x));
-    if (x < -kMaxCount || x > kMaxCount) fail(path, fmt::format("value {} is out of range; expected |value| <= {}", x, kMaxCount));
-    return x;
+    const std::optional<std::int64_t> x = detail::whole_number(v);
+    const auto out_of_range = [&] {
+      fail(path, fmt::format("value {} is out of range; expected |value| <= {}", v.dump(), kMaxCount));
+    };
+    if (!x && v.is_number_integer()) out_of_range();  // past int64
+    if (!x)
+      fail(path, fmt::format("expected an integer{}{}, got {}", allow_negative ? "" : " >= 0",
+                             v.is_number_float() ? " (a float must be whole, at most 2^53)" : "", v.dump()));
+    if (!allow_negative && *x < 0) fail(path, fmt::format("value {} is negative; expected an integer >= 0", *x));
+    if (*x < -kMaxCount || *x > kMaxCount) out_of_range();
+    return *x;
   }
 
   std::vector<Count> counts(const json& doc, const std::string& key, bool allow_negative) const {
