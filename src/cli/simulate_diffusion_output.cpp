@@ -1,5 +1,8 @@
 // Output of hetlb simulate diffusion: JSON (the keys and more) or an aligned table.
 #include <ostream>
+#include <set>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -41,10 +44,15 @@ void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
   // nlohmann::json objects iterate in key order; print in the order a reader wants instead.
   static const char* const keys[] = {
       "platform", "nodes", "topology", "strategy", "k", "virtual_load", "integer", "initial", "ratio", "seed",
-      "iterations", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date",
+      "iterations", "tau", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date",
       "max_convergence_date", "data_transfer_amount", "initial_total_load", "final_total_load",
       "load_spread_percent", "final_min_load", "final_max_load", "ctrl_messages", "data_messages",
       "simulated_time", "wall_seconds", "events_per_wall_second"};
+  // Simulated dates and durations say their unit; convergence dates also in tau (the paper's unit),
+  // since at ratio 0.1 tau is 0.1 s and a date of 52.7 is 527 tau.
+  static const std::set<std::string> seconds = {"tau", "avg_idle_time", "avg_convergence_date",
+                                                "max_convergence_date", "simulated_time", "wall_seconds"};
+  const double tau = j.at("tau").get<double>();
   for (const char* k : keys) {
     const auto& v = j.at(k);
     std::string text;
@@ -56,6 +64,9 @@ void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
       text = fmt::format("{:.6g}", v.get<double>());
     else
       text = v.dump();
+    if (!v.is_null() && seconds.contains(k)) text += " s";
+    if (!v.is_null() && std::string_view(k).ends_with("convergence_date") && tau > 0)
+      text += fmt::format(" ({:.6g} tau)", v.get<double>() / tau);
     out << fmt::format("{:<24} {}\n", k, text);
   }
 }

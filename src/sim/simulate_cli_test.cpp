@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "../../tests/cli/run_command.hpp"
@@ -45,6 +46,24 @@ TEST(SimulateCli, JsonHasThePapersMetrics) {
   EXPECT_TRUE(j["converged"].get<bool>());
   EXPECT_EQ(j["initial_total_load"].get<double>(), 800);
   EXPECT_EQ(j["final_total_load"].get<double>(), 800);
+}
+
+// The table gives dates in seconds and says so, and convergence dates in tau too: at ratio 0.1 tau is
+// 0.1 s, so a bare 52.7 would read as 52.7 tau when it is 527.
+TEST(SimulateCli, TableGivesDatesInSecondsAndTau) {
+  const std::string args = std::string(kSmall) + "--ratio 0.1";
+  const CliRun t = hetlb(args), js = hetlb(args + " --format json");
+  ASSERT_EQ(t.exit_code, 0) << t.err;
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const auto j = nlohmann::json::parse(js.out);
+  const double tau = j["tau"].get<double>(), date = j["max_convergence_date"].get<double>();
+  ASSERT_GT(date, 0);
+  EXPECT_NE(t.out.find(fmt::format("tau                      {:.6g} s\n", tau)), std::string::npos) << t.out;
+  EXPECT_NE(t.out.find(fmt::format("max_convergence_date     {:.6g} s ({:.6g} tau)\n", date, date / tau)),
+            std::string::npos)
+      << t.out;
+  EXPECT_NE(t.out.find("\nsimulated_time           "), std::string::npos);
+  EXPECT_NE(t.out.find(fmt::format("{:.6g} s\n", j["simulated_time"].get<double>())), std::string::npos) << t.out;
 }
 
 TEST(SimulateCli, TraceHasOneColumnPerNode) {
