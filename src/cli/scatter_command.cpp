@@ -22,6 +22,7 @@
 #include "number_checks.hpp"
 #include "scatter_output.hpp"
 #include "scatter_perturbation_output.hpp"
+#include "time_unit.hpp"
 
 namespace hetlb::cli {
 
@@ -185,12 +186,19 @@ void run(const ScatterOptions& o) {
   }
   const scatter::Result result = scatter::plan_scatter(platform, req);
   const std::string name = platform.name.empty() ? o.platform : platform.name;
+  const auto draw_gantt = [&] {  // times in the table's unit (time_unit.hpp), title and axis alike
+    if (o.gantt.empty()) return;
+    const TimeUnit u = time_unit_for(result.schedule.makespan);
+    plot::render_scatter_gantt(result, o.gantt,
+                               fmt::format("{}: {} ({} order), makespan {} {}", name, o.algorithm,
+                                           req.order_list.empty() ? o.order : "given list",
+                                           time_text(result.schedule.makespan, u, 2), u.name),
+                               u.per_second, u.name);
+  };
   if (robustness) {
     const scatter::PerturbationReport report = scatter::perturb_plan(platform, req, result, pr);
     const PerturbationView view{platform, result, pr, report};
-    if (!o.gantt.empty())
-      plot::render_scatter_gantt(result, o.gantt, fmt::format("{}: {} ({} order), makespan {:.2f} s", name,
-                                                              o.algorithm, o.order, result.schedule.makespan));
+    draw_gantt();
     if (!o.figure.empty())
       render_perturbation_figure(view, o.figure,
                                  fmt::format("{}: {} plan ({} order) on perturbed costs, {} samples", name, o.algorithm,
@@ -198,10 +206,7 @@ void run(const ScatterOptions& o) {
     print_perturbation(std::cout, view, o.format);
     return;
   }
-  if (!o.gantt.empty())
-    plot::render_scatter_gantt(result, o.gantt,
-                               fmt::format("{}: {} ({} order), makespan {:.2f} s", name, o.algorithm,
-                                           req.order_list.empty() ? o.order : "given list", result.schedule.makespan));
+  draw_gantt();
   print_scatter(std::cout, platform, result, o.format);
 }
 }  // namespace

@@ -7,14 +7,15 @@
 
 namespace hetlb::plot {
 
-std::string scatter_gantt_script(const scatter::Result& r, const std::string& title) {
+std::string scatter_gantt_script(const scatter::Result& r, const std::string& title, double per_second,
+                                 const std::string& unit) {
   const auto& pb = r.problem;
   const auto& sh = r.schedule.shares;
   const std::size_t p = pb.size();
   std::string s;
   s += "set output " + std::string(kOutputPlaceholder) + "\n";
   s += "set title " + quote(title) + "\n";
-  s += "set ylabel 'time (s)'\nset y2label 'data (items)'\nset ytics nomirror\nset y2tics\n";
+  s += "set ylabel " + quote("time (" + unit + ")") + "\nset y2label 'data (items)'\nset ytics nomirror\nset y2tics\n";
   s += "set yrange [0:*]\nset y2range [0:*]\nset grid ytics\nset key outside top center horizontal\n";
   s += fmt::format("set xrange [0.4:{}]\n", p + 0.6);
   s += "set xtics rotate by -60 scale 0 (";
@@ -23,7 +24,8 @@ std::string scatter_gantt_script(const scatter::Result& r, const std::string& ti
   // Blocks: 0 idle before reception, 1 receiving (root: sending), 2 computing, 3 items.
   auto block = [&](const char* name, auto lo, auto hi) {
     s += fmt::format("${} << EOD\n", name);
-    for (std::size_t i = 0; i < p; ++i) s += fmt::format("{} {:.9g} {:.9g}\n", i + 1, lo(i), hi(i));
+    for (std::size_t i = 0; i < p; ++i)
+      s += fmt::format("{} {:.9g} {:.9g}\n", i + 1, lo(i) * per_second, hi(i) * per_second);
     s += "EOD\n";
   };
   const bool root_last = true;
@@ -43,8 +45,9 @@ std::string scatter_gantt_script(const scatter::Result& r, const std::string& ti
   return "set terminal " + terminal_for("x.png") + "\n" + s;
 }
 
-void render_scatter_gantt(const scatter::Result& r, const std::string& path, const std::string& title) {
-  std::string script = scatter_gantt_script(r, title);
+void render_scatter_gantt(const scatter::Result& r, const std::string& path, const std::string& title,
+                          double per_second, const std::string& unit) {
+  std::string script = scatter_gantt_script(r, title, per_second, unit);
   // Replace the terminal with the one matching `path`.
   const std::size_t eol = script.find('\n');
   script = "set terminal " + terminal_for(path) + script.substr(eol);

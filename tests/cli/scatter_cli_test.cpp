@@ -107,6 +107,11 @@ TEST_F(ScatterCli, TablesShowTimesInTheMakespansUnit) {
     const std::string svg = slurp(dir / "f.svg");
     EXPECT_NE(svg.find("makespan (us)"), std::string::npos);
     EXPECT_NE(svg.find("model: 8.7 us"), std::string::npos);
+    r = run_hetlb("scatter fast.json --gantt g.svg", dir);  // the Gantt chart: axis and title in us
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string gantt = slurp(dir / "g.svg");
+    EXPECT_NE(gantt.find("time (us)"), std::string::npos);
+    EXPECT_NE(gantt.find("makespan 8.67 us"), std::string::npos);
   }
   r = run_hetlb("simulate scatter fast.json", dir);  // the SimGrid replay's table
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -130,7 +135,9 @@ TEST_F(ScatterCli, GanttChart) {
   const CommandResult r = run_hetlb("scatter '" + example + "' --gantt g.svg", dir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(fs::exists(dir / "g.svg"));
-  EXPECT_NE(slurp(dir / "g.svg").find("caseb"), std::string::npos);
+  const std::string svg = slurp(dir / "g.svg");
+  EXPECT_NE(svg.find("caseb"), std::string::npos);
+  EXPECT_NE(svg.find("time (s)"), std::string::npos);  // seconds from 1 s up
 }
 
 TEST_F(ScatterCli, BadInputIsOneClearLine) {
