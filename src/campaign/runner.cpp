@@ -137,7 +137,9 @@ std::vector<Outcome> Runner::wait_for(double seconds) {
         it = children_.erase(it);
         continue;
       }
-      const double age = std::chrono::duration<double>(std::chrono::steady_clock::now() - it->start).count();
+      // The age at `now`, the date the stop check above used: a stop that lands after that check (in
+      // waitpid, say) is seen by the next poll's check, never counted here as the run's own time.
+      const double age = std::chrono::duration<double>(now - it->start).count();
       if (timeout_ > 0 && age > timeout_ && !it->killed) {
         kill(it->pid, SIGKILL);
         it->killed = true;
