@@ -68,7 +68,9 @@ Runner::~Runner() {
 
 void Runner::start(std::size_t id, const std::vector<std::string>& args) {
   Child c{0, id, temp_file(), temp_file(), std::chrono::steady_clock::now()};
-  last_poll_ = c.start;  // a stop from here on is seen at the next poll
+  // With runs in flight, a stop since the last poll must still be seen by the next one: the clock's
+  // last look moves only when nothing is running (a stop from here on is seen at the next poll).
+  if (children_.empty()) last_poll_ = c.start;
   std::vector<std::string> argv{hetlb_, "simulate", "diffusion"};
   argv.insert(argv.end(), args.begin(), args.end());
   const pid_t parent = getpid();
