@@ -126,7 +126,7 @@ void run(const CompareOptions& o) {
   const TimeUnit u = time_unit_for(best);
   std::cout << fmt::format("{}: {} processors, {} items{}\n\n", platform_heading(platform),
                            platform.processors.size(), o.items ? o.items : platform.items,
-                           u.per_second != 1.0 ? " (makespans in " + std::string(u.name) + ")" : "");
+                           u.exponent != 0 ? " (makespans in " + std::string(u.name) + ")" : "");
   std::cout << fmt::format("{:<12} {:<18} {:>12} {:>12} {:>9} {:>10} {:>10}  {}\n", "algorithm", "order", "makespan",
                            "lower bound", "gap %", "imbalance", "time (s)", "note");
   for (const Row& r : rows) {

@@ -193,7 +193,7 @@ void run(const ScatterOptions& o) {
                                fmt::format("{}: {} ({} order), makespan {} {}", name, o.algorithm,
                                            req.order_list.empty() ? o.order : "given list",
                                            time_text(result.schedule.makespan, u, 2), u.name),
-                               u.per_second, u.name);
+                               u.per_second(), u.name);
   };
   if (robustness) {
     const scatter::PerturbationReport report = scatter::perturb_plan(platform, req, result, pr);

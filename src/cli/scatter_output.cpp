@@ -101,7 +101,7 @@ void print_scatter(std::ostream& out, const Platform& platform, const scatter::R
     out << fmt::format("order search {}\n", o.method);
   }
   if (!r.root_candidates.empty()) {
-    out << fmt::format("\nroot choice (Section 3.4){}:\n", u.per_second != 1.0 ? ", in " + std::string(u.name) : "");
+    out << fmt::format("\nroot choice (Section 3.4){}:\n", u.exponent != 0 ? ", in " + std::string(u.name) : "");
     for (const auto& c : r.root_candidates)
       out << fmt::format("  {:<16} transfer {:>12} + scatter {:>12} = {:>12}{}\n", c.name, t3(c.transfer),
                          t3(c.makespan), t3(c.total()), c.name == r.root ? "  <- chosen" : "");

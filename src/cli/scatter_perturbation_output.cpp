@@ -97,10 +97,10 @@ void render_perturbation_figure(const PerturbationView& v, const std::string& pa
   s += "$d << EOD\n";
   const std::size_t n = plan.size();
   for (std::size_t k = 0; k < n; ++k)
-    s += fmt::format("{:.9g} {:.9g} {:.9g}\n", plan[k] * u.per_second, again[k] * u.per_second,
+    s += fmt::format("{:.9g} {:.9g} {:.9g}\n", plan[k] * u.per_second(), again[k] * u.per_second(),
                      static_cast<double>(k + 1) / static_cast<double>(n));
   s += "EOD\n";
-  const double nominal = v.report.nominal * u.per_second;
+  const double nominal = v.report.nominal * u.per_second();
   s += fmt::format("set arrow from {0:.9g}, graph 0 to {0:.9g}, graph 1 nohead dt 2 lc rgb '#777777'\n", nominal);
   s += fmt::format("set label 'model: {} {}' at {:.9g}, graph 1.02 center\n", time_text(v.report.nominal, u, 1), u.name,
                    nominal);

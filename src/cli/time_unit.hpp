@@ -10,19 +10,19 @@
 namespace hetlb::cli {
 
 struct TimeUnit {
-  double per_second = 1.0;  // table value = seconds x per_second
   const char* name = "s";
-  int exponent = 0;  // per_second = 10^exponent
+  int exponent = 0;  // units per second: 10^exponent
+  double per_second() const { return std::pow(10.0, exponent); }  // table value = seconds x per_second()
 };
 
 // The unit in which `largest` seconds (a table's reference time, e.g. the makespan) reads from 1 to
 // 1000; seconds from 1 s up, and for 0 or a value that is not finite.
 inline TimeUnit time_unit_for(double largest) {
   const double a = std::fabs(largest);
-  if (!std::isfinite(a) || a == 0 || a >= 1) return {1.0, "s", 0};
-  if (a >= 1e-3) return {1e3, "ms", 3};
-  if (a >= 1e-6) return {1e6, "us", 6};
-  return {1e9, "ns", 9};
+  if (!std::isfinite(a) || a == 0 || a >= 1) return {"s", 0};
+  if (a >= 1e-3) return {"ms", 3};
+  if (a >= 1e-6) return {"us", 6};
+  return {"ns", 9};
 }
 
 // The line a table starts with when its unit is not seconds ("times in us"); empty in seconds.
@@ -34,7 +34,7 @@ inline std::string unit_line(TimeUnit unit) {
 // stays a table cell), exponent shifted by the unit's so that 1e303 s reads 1.000e+309 us, not inf.
 inline std::string time_text(double seconds, TimeUnit unit, int decimals = 3) {
   if (!std::isfinite(seconds)) return fmt::format("{}", seconds);
-  if (const double v = seconds * unit.per_second; std::fabs(v) < 1e9) return fmt::format("{:.{}f}", v, decimals);
+  if (const double v = seconds * unit.per_second(); std::fabs(v) < 1e9) return fmt::format("{:.{}f}", v, decimals);
   const std::string text = fmt::format("{:.{}e}", seconds, decimals);  // "1.000e+303"
   const std::size_t e = text.find('e');
   return fmt::format("{}e{:+03d}", text.substr(0, e), std::stoi(text.substr(e + 1)) + unit.exponent);

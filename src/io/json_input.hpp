@@ -21,6 +21,9 @@ nlohmann::json parse_json_object(const std::string& text, const std::string& sou
 // 2.5, 1e300 (the digits past 2^53 were already rounded away), "7", true.
 std::optional<std::int64_t> whole_number(const nlohmann::json& v);
 
+// What a refused float is told, after "expected an integer ...".
+inline constexpr const char* kWholeFloatHint = " (a float must be whole, at most 2^53)";
+
 // Throws hetlb::Error "<source>: <field path>: <what was expected>".
 [[noreturn]] void fail_field(const std::string& source, const std::string& path, const std::string& what);
 

@@ -34,7 +34,7 @@ struct Reader {
     if (!x && v.is_number_integer()) out_of_range();  // past int64
     if (!x)
       fail(path, fmt::format("expected an integer{}{}, got {}", allow_negative ? "" : " >= 0",
-                             v.is_number_float() ? " (a float must be whole, at most 2^53)" : "", v.dump()));
+                             v.is_number_float() ? detail::kWholeFloatHint : "", v.dump()));
     if (!allow_negative && *x < 0) fail(path, fmt::format("value {} is negative; expected an integer >= 0", *x));
     if (*x < -kMaxCount || *x > kMaxCount) out_of_range();
     return *x;
