@@ -84,12 +84,14 @@ bench: deps build
 	DIFFUSE=$(BUILD)/bin/hetlb-diffuse bench/termination_latency.sh 5
 
 # The study runs for hours: in the background, in pieces of PIECE_SECONDS; `make study` again resumes it.
+# Every summary is rewritten after every piece (examples/study/summaries.sh), ready to commit with the rows.
 study: deps build
 	@mkdir -p docs/study
 	@if [ -f $(BUILD)/study.pid ] && kill -0 $$(cat $(BUILD)/study.pid) 2>/dev/null; then \
 	  echo "make study: already running (pid $$(cat $(BUILD)/study.pid)), log in $(BUILD)/study.log"; \
 	else \
-	  HETLB=$(BUILD)/bin/hetlb JOBS=$(JOBS) setsid nohup sh examples/study/run.sh >> $(BUILD)/study.log 2>&1 & \
+	  HETLB=$(BUILD)/bin/hetlb JOBS=$(JOBS) AFTER_PIECE='sh examples/study/summaries.sh' \
+	    setsid nohup sh examples/study/run.sh >> $(BUILD)/study.log 2>&1 & \
 	  echo $$! > $(BUILD)/study.pid; \
 	  echo "make study: running in the background (pid $$(cat $(BUILD)/study.pid)); follow: tail -f $(BUILD)/study.log;" \
 	    "stop: kill $$(cat $(BUILD)/study.pid) (then make study resumes)"; \

@@ -1,10 +1,12 @@
 #!/bin/sh
 # The study's summaries for the settings of N nodes, from the committed results (runs nothing):
 #   examples/study/report.sh N      -> docs/study/N-nodes/{convergence,short,fixed-duration}.md + figures,
-#                                      fixed-duration-data.md (ranked by data moved), convergence-idle.md
+#                                      fixed-duration-data.md (ranked by data moved), convergence-idle.md,
+#                                      docs/study/N-nodes-staggered/convergence.md (staggered phases)
 # Each from the spec whose "nodes" hold N: convergence-N.json when there is one (1024 nodes), else
-# convergence.json; short and fixed-duration runs only where their specs hold N.
-# docs/study.md quotes these files. Environment: HETLB (build/bin/hetlb), OUT (docs/study).
+# convergence.json; short, fixed-duration and staggered runs only where their specs hold N.
+# docs/study.md quotes these files; examples/study/summaries.sh rewrites (or checks) them for every size.
+# Environment: HETLB (build/bin/hetlb), OUT (docs/study).
 set -eu
 N=${1:?usage: examples/study/report.sh NODES}
 HETLB=${HETLB:-build/bin/hetlb}
@@ -13,14 +15,14 @@ case $N in
   '' | *[!0-9]*) echo "report.sh: $N: expected a node count (a whole number)" >&2; exit 1 ;;
 esac
 dir="$OUT/$N-nodes"
-report() {  # spec, output name, extra options
+report() {  # spec, output path without .md, extra options
   spec=$1 name=$2
   shift 2
-  "$HETLB" campaign "$spec" --yes --report --min-nodes "$N" --max-nodes "$N" "$@" > "$dir/$name.md.tmp"
-  mv "$dir/$name.md.tmp" "$dir/$name.md"
+  "$HETLB" campaign "$spec" --yes --report --min-nodes "$N" --max-nodes "$N" "$@" > "$name.md.tmp"
+  mv "$name.md.tmp" "$name.md"
 }
-holds() {  # spec: true when its "nodes" list holds N
-  grep -Eq "\"nodes\": *\[([^]]*[^0-9])?$N([^0-9][^]]*)?\]" "$1"
+holds() {  # spec: true when its "nodes" list holds N (on one line or several)
+  tr -d ' \t\r\n' < "$1" | grep -Eq "\"nodes\":\[([^]]*[^0-9])?$N([^0-9][^]]*)?\]"
 }
 convergence=examples/study/convergence-$N.json
 [ -f "$convergence" ] || convergence=examples/study/convergence.json
@@ -29,11 +31,16 @@ if ! holds "$convergence"; then
   exit 1
 fi
 mkdir -p "$dir"
-report "$convergence" convergence --plot "$dir/convergence.svg"
-report "$convergence" convergence-idle --metric avg_idle_time
-if holds examples/study/short.json; then report examples/study/short.json short --plot "$dir/short.svg"; fi
+report "$convergence" "$dir/convergence" --plot "$dir/convergence.svg"
+report "$convergence" "$dir/convergence-idle" --metric avg_idle_time
+if holds examples/study/short.json; then report examples/study/short.json "$dir/short" --plot "$dir/short.svg"; fi
 if holds examples/study/fixed-duration.json; then
-  report examples/study/fixed-duration.json fixed-duration --plot "$dir/fixed-duration.svg"
-  report examples/study/fixed-duration.json fixed-duration-data --metric data_transfer_amount
+  report examples/study/fixed-duration.json "$dir/fixed-duration" --plot "$dir/fixed-duration.svg"
+  report examples/study/fixed-duration.json "$dir/fixed-duration-data" --metric data_transfer_amount
 fi
 echo "$dir: $(ls "$dir" | tr '\n' ' ')"
+if holds examples/study/convergence-staggered.json; then
+  mkdir -p "$dir-staggered"
+  report examples/study/convergence-staggered.json "$dir-staggered/convergence"
+  echo "$dir-staggered: $(ls "$dir-staggered" | tr '\n' ' ')"
+fi

@@ -1,0 +1,57 @@
+#!/bin/sh
+# Every summary of the study, from the committed results (runs no simulation):
+#   examples/study/summaries.sh          rewrites them: per spec (every size) docs/study/NAME.md,
+#                                        NAME-ranks.csv and NAME*.svg; per size docs/study/N-nodes*/
+#                                        (examples/study/report.sh N)
+#   examples/study/summaries.sh --check  rewrites nothing: names each summary (tables and ranks; the
+#                                        figures are drawn from the same data) that differs from what
+#                                        the results give; exit 1 if one does, 77 if a campaign is
+#                                        writing the results
+# Run it after adding rows, before committing them: docs/study.md quotes these files.
+# Environment: HETLB (build/bin/hetlb), OUT (docs/study), SIZES ("16 64 256 1024").
+set -eu
+HETLB=${HETLB:-build/bin/hetlb}
+OUT=${OUT:-docs/study}
+SIZES=${SIZES:-16 64 256 1024}
+check=false
+case ${1:-} in
+  --check) check=true ;;
+  '') ;;
+  *) echo "summaries.sh: $1: expected --check or no argument" >&2; exit 1 ;;
+esac
+specs=""
+for spec in examples/study/*.json; do
+  [ "$spec" = examples/study/smoke.json ] && continue
+  results=$(tr -d ' \t\r\n' < "$spec" | sed -n 's/.*"results":"\([^"]*\)".*/\1/p')
+  [ -f "$results" ] || continue  # nothing run yet: no summary
+  # A campaign appending rows holds the results file's lock: its summaries are not due yet.
+  if $check && ! flock -n "$results" true; then
+    echo "summaries.sh: $results is in use by a running campaign; nothing checked" >&2
+    exit 77
+  fi
+  specs="$specs $spec"
+done
+target=$OUT
+if $check; then
+  target=$(mktemp -d)
+  trap 'rm -rf "$target"' EXIT
+fi
+for spec in $specs; do
+  name=$(basename "$spec" .json)
+  "$HETLB" campaign "$spec" --yes --report --ranks "$target/$name-ranks.csv" --plot "$target/$name.svg" \
+    > "$target/$name.md.tmp"
+  mv "$target/$name.md.tmp" "$target/$name.md"
+done
+for nodes in $SIZES; do
+  OUT=$target HETLB=$HETLB sh examples/study/report.sh "$nodes" > /dev/null
+done
+$check || exit 0
+stale=0
+for fresh in $(cd "$target" && find . -name '*.md' -o -name '*-ranks.csv' | sort); do
+  if ! cmp -s "$target/$fresh" "$OUT/$fresh"; then
+    echo "summaries.sh: ${OUT%/}/${fresh#./} is not what the results give; run examples/study/summaries.sh" >&2
+    stale=1
+  fi
+done
+[ $stale -eq 0 ] && echo "summaries.sh: every summary in $OUT is what the results give"
+exit $stale
