@@ -90,6 +90,91 @@ Tally tally(const Comparison& c, const std::string& variant, const std::string& 
   }
   return t;
 }
+
+// Best effort's best variant against the best of the other balancing strategies (Makhoul, simple), in
+// one complete configuration and virtual-load setting. The no-balancing baseline ("none") is a
+// reference, not a competitor. be / other: null when no variant of that family is valid.
+struct Duel {
+  const Configuration* conf;
+  bool virtual_load;
+  const Entry* be;
+  const Entry* other;
+};
+
+std::vector<Duel> duels(const Comparison& c) {
+  std::vector<Duel> ds;
+  for (const auto& conf : c.configurations) {
+    if (!conf.complete) continue;
+    for (const bool virt : {false, true}) {
+      Duel d{&conf, virt, nullptr, nullptr};
+      bool any_be = false, any_other = false;
+      for (const auto& e : conf.entries) {
+        if ((e.setting->value("virtual_load") == "true") != virt || e.setting->value("strategy") == "none") continue;
+        const bool is_be = e.setting->value("strategy") == "besteffort";
+        (is_be ? any_be : any_other) = true;
+        const Entry*& best = is_be ? d.be : d.other;
+        if (e.valid && (!best || (c.lower_is_better ? e.value < best->value : e.value > best->value))) best = &e;
+      }
+      if (any_be && any_other) ds.push_back(d);
+    }
+  }
+  return ds;
+}
+
+// Relative difference of two valid results, against best effort's.
+double gap(const Entry& be, const Entry& other) {
+  return std::abs(be.value - other.value) / std::max(std::abs(be.value), 1e-300);
+}
+
+// Differences within kCounterExampleMargin are ties in effect (e.g. simple and best effort on a line).
+enum class Outcome { kBestEffortFirst, kWithinMargin, kOthersFirst, kOnlyBestEffortValid, kOnlyOthersValid, kNoneValid };
+Outcome outcome(const Comparison& c, const Duel& d) {
+  if (!d.be) return d.other ? Outcome::kOnlyOthersValid : Outcome::kNoneValid;
+  if (!d.other) return Outcome::kOnlyBestEffortValid;
+  if (c.lower_is_better ? d.other->value >= d.be->value : d.other->value <= d.be->value)
+    return Outcome::kBestEffortFirst;
+  return gap(*d.be, *d.other) <= kCounterExampleMargin ? Outcome::kWithinMargin : Outcome::kOthersFirst;
+}
+
+// Question 1 of the study in one table: per ratio and topology, how the duels end, and by how much best
+// effort leads (the others' best over best effort's best, inverted when higher is better: above 1 when
+// best effort is better).
+void print_duels(std::ostream& out, const Comparison& c, const std::vector<Duel>& ds) {
+  if (ds.empty()) return;
+  std::vector<std::string> topologies;
+  for (const Duel& d : ds) {
+    const std::string t = d.conf->entries.front().setting->value("topology");
+    if (std::find(topologies.begin(), topologies.end(), t) == topologies.end()) topologies.push_back(t);
+  }
+  if (topologies.size() > 1) topologies.push_back("all");
+  out << fmt::format(
+      "\nBest effort against Makhoul and simple, per configuration and virtual-load setting (lead: the others' best "
+      "{} over best effort's best; above 1 when best effort is better; within {:g} %: a tie in effect)\n\n"
+      "| ratio | topology | pairs | best effort first | within {:g} % | others first | only best effort valid | "
+      "only others valid | none valid | median lead | lowest lead | highest lead |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+      c.metric, 100.0 * kCounterExampleMargin, 100.0 * kCounterExampleMargin);
+  for (const auto& ratio : c.ratios)
+    for (const auto& topology : topologies) {
+      std::map<Outcome, int> n;
+      std::vector<double> leads;
+      int pairs = 0;
+      for (const Duel& d : ds) {
+        if (d.conf->ratio != ratio) continue;
+        if (topology != "all" && d.conf->entries.front().setting->value("topology") != topology) continue;
+        ++pairs;
+        ++n[outcome(c, d)];
+        if (d.be && d.other && d.be->value != 0 && d.other->value != 0)
+          leads.push_back(c.lower_is_better ? d.other->value / d.be->value : d.be->value / d.other->value);
+      }
+      if (!pairs) continue;
+      const auto [lo, hi] = std::minmax_element(leads.begin(), leads.end());
+      out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", ratio, topology, pairs,
+                         n[Outcome::kBestEffortFirst], n[Outcome::kWithinMargin], n[Outcome::kOthersFirst],
+                         n[Outcome::kOnlyBestEffortValid], n[Outcome::kOnlyOthersValid], n[Outcome::kNoneValid],
+                         g(median(leads)), leads.empty() ? "-" : g(*lo), leads.empty() ? "-" : g(*hi));
+    }
+}
 }  // namespace
 
 const std::map<std::string, bool> kMetrics = {
@@ -275,49 +360,31 @@ void print_summary(std::ostream& out, const Comparison& c) {
     out << "\nBest effort's k, paired (same configuration and virtual load; larger k against the smallest)\n\n";
     print_pairs(out, c, kp, "smallest k", "larger k");
   }
-  // Counter-examples: per configuration and virtual-load setting, a balancing strategy (Makhoul, simple)
-  // better than every best effort variant (or valid where none of them is). The no-balancing baseline
-  // ("none") is a reference, not a competitor: it is never a counter-example.
+  const std::vector<Duel> ds = duels(c);
+  print_duels(out, c, ds);
+  // Counter-examples: a balancing strategy (Makhoul, simple) better than every best effort variant by
+  // more than the margin, or valid where none of them is.
   std::vector<std::string> lines;
-  std::size_t examined = 0, only_be = 0, near_ties = 0;
-  for (const auto& conf : c.configurations) {
-    if (!conf.complete) continue;
-    for (const char* virt : {"false", "true"}) {
-      const Entry* be = nullptr;
-      const Entry* other = nullptr;
-      bool any_be = false, any_other = false;
-      for (const auto& e : conf.entries) {
-        if (e.setting->value("virtual_load") != virt || e.setting->value("strategy") == "none") continue;
-        const bool is_be = e.setting->value("strategy") == "besteffort";
-        (is_be ? any_be : any_other) = true;
-        const Entry*& best = is_be ? be : other;
-        if (e.valid && (!best || (c.lower_is_better ? e.value < best->value : e.value > best->value))) best = &e;
-      }
-      if (!any_be || !any_other) continue;
-      ++examined;
-      only_be += be && !other;
-      if (!other || (be && (c.lower_is_better ? other->value >= be->value : other->value <= be->value))) continue;
-      // Differences within the margin are ties in effect (e.g. simple and best effort on a line).
-      const double gap = be ? std::abs(be->value - other->value) / std::max(std::abs(be->value), 1e-300) : 0.0;
-      if (be && gap <= kCounterExampleMargin) {
-        ++near_ties;
-        continue;
-      }
-      std::string command = "hetlb simulate diffusion";
-      for (const auto& a : other->setting->args)
-        if (a != "--format" && a != "json") command += " " + a;
-      lines.push_back(fmt::format("| {}{} | {} | {} | {} | {} | `{}` |", conf.label,
-                                  std::string(virt) == "true" ? " virtual" : "", other->variant, g(other->value),
-                                  be ? fmt::format("{} ({})", g(be->value), be->variant) : "none valid",
-                                  be ? fmt::format("{:.1f} %", 100.0 * gap) : "-", command));
-    }
+  std::size_t only_be = 0, near_ties = 0;
+  for (const Duel& d : ds) {
+    only_be += d.be && !d.other;
+    const Outcome o = outcome(c, d);
+    near_ties += o == Outcome::kWithinMargin;
+    if (o != Outcome::kOthersFirst && o != Outcome::kOnlyOthersValid) continue;
+    std::string command = "hetlb simulate diffusion";
+    for (const auto& a : d.other->setting->args)
+      if (a != "--format" && a != "json") command += " " + a;
+    lines.push_back(fmt::format("| {}{} | {} | {} | {} | {} | `{}` |", d.conf->label, d.virtual_load ? " virtual" : "",
+                                d.other->variant, g(d.other->value),
+                                d.be ? fmt::format("{} ({})", g(d.be->value), d.be->variant) : "none valid",
+                                d.be ? fmt::format("{:.1f} %", 100.0 * gap(*d.be, *d.other)) : "-", command));
   }
   out << fmt::format("\nOnly best effort valid (converged) in {} of {} configurations (per virtual-load setting)\n",
-                     only_be, examined);
+                     only_be, ds.size());
   out << fmt::format(
       "\nCounter-examples: configurations where best effort is not the best by more than {:g} % ({} of {} compared; "
       "{} more within {:g} %)\n\n",
-      100.0 * kCounterExampleMargin, lines.size(), examined, near_ties, 100.0 * kCounterExampleMargin);
+      100.0 * kCounterExampleMargin, lines.size(), ds.size(), near_ties, 100.0 * kCounterExampleMargin);
   if (!lines.empty()) {
     out << "| configuration | best | its value | best effort's best | difference | reproduce |\n|---|---|---|---|---|---|\n";
     for (const auto& l : lines) out << l << "\n";

@@ -134,6 +134,49 @@ TEST(CampaignSummary, WinsPerTopology) {
   EXPECT_EQ(s.find("per ratio and platform"), std::string::npos) << s;  // one platform: no table
 }
 
+
+// Question 1 in one table: every outcome of best effort's best against the others' best, per ratio
+// and topology, with the lead (others / best effort for dates; inverted for a metric where higher is
+// better, so that the same runs give the same leads).
+TEST(CampaignSummary, DuelsPerRatioAndTopology) {
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_summary_duels.json";
+  std::ofstream(path) << R"({"spec_version": "s", "strategies": ["besteffort:1", "besteffort:2", "makhoul", "simple"],
+    "virtual_load": [false, true], "integer": [false], "platforms": ["cluster"], "nodes": [16],
+    "topologies": ["line", "torus", "hypercube"], "initial": ["single"], "ratios": [10, 0.1]})";
+  const Spec spec = read_spec(path);
+  const auto date = [](const Setting& st) {
+    const bool be = st.value("strategy") == "besteffort", virt = st.value("virtual_load") == "true";
+    const std::string t = st.value("topology");
+    if (st.value("ratio") == "0.1") return be ? 1.0 : 4.0;                      // best effort first, lead 4
+    if (t == "line") return be ? (st.value("k") == "1" ? 2.0 : 3.0) : virt ? 1.99 : 3.01;  // lead 0.995, 1.505
+    if (t == "torus") return be ? (virt ? NAN : 2.0) : 1.0;  // others first (lead 0.5); only others valid
+    return be && !virt ? 1.0 : NAN;                           // hypercube: only best effort valid; none valid
+  };
+  std::map<std::string, Row> rows;
+  for (const auto& st : spec.settings) {
+    const double d = date(st);
+    Row r;
+    r.cells["status"] = "ok";
+    r.cells["converged"] = std::isnan(d) ? "0" : "1";
+    r.cells["max_convergence_date"] = std::isnan(d) ? "" : std::to_string(d);
+    r.cells["computed_load"] = std::isnan(d) ? "" : std::to_string(1 / d);
+    rows[st.key] = r;
+  }
+  for (const char* metric : {"max_convergence_date", "computed_load"}) {
+    std::ostringstream out;
+    print_summary(out, compare(spec, rows, metric));
+    const std::string s = out.str();
+    EXPECT_NE(s.find(std::string("(lead: the others' best ") + metric + " over best effort's best"), std::string::npos);
+    EXPECT_NE(s.find("| 10 | line | 2 | 1 | 1 | 0 | 0 | 0 | 0 | 1.25 | 0.995 | 1.505 |"), std::string::npos) << s;
+    EXPECT_NE(s.find("| 10 | torus | 2 | 0 | 0 | 1 | 0 | 1 | 0 | 0.5 | 0.5 | 0.5 |"), std::string::npos) << s;
+    EXPECT_NE(s.find("| 10 | hypercube | 2 | 0 | 0 | 0 | 1 | 0 | 1 | - | - | - |"), std::string::npos) << s;
+    EXPECT_NE(s.find("| 10 | all | 6 | 1 | 1 | 1 | 1 | 1 | 1 | 0.995 | 0.5 | 1.505 |"), std::string::npos) << s;
+    EXPECT_NE(s.find("| 0.1 | all | 6 | 6 | 0 | 0 | 0 | 0 | 0 | 4 | 4 | 4 |"), std::string::npos) << s;
+    // The counter-examples are the duels the others win, valid or alone.
+    EXPECT_NE(s.find("(2 of 12 compared; 1 more within 1 %)"), std::string::npos) << s;
+  }
+}
+
 }  // namespace
 
 // A partial local campaign holds complete comparisons: fewest nodes first, then the smallest
