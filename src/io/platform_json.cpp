@@ -37,7 +37,7 @@ struct Reader {
     const std::optional<std::int64_t> x = detail::whole_number(v);
     if (!x || *x < 1 || *x > max)
       fail(path, fmt::format("value {}: expected an integer between 1 and {}{}", v.dump(), max,
-                             v.is_number_float() ? detail::kWholeFloatHint : ""));
+                             v.is_number_float() && !x ? detail::kWholeFloatHint : ""));
     return *x;
   }
 

@@ -118,6 +118,9 @@ TEST(PlatformJson, BadInputsSayWhatAndWhere) {
     EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
     EXPECT_EQ(msg.rfind("p.json: ", 0), 0u) << msg;
   }
+  // A whole float refused for its range is not told the rule for floats, which it meets.
+  EXPECT_EQ(error_of(R"({"items": 0.0, "processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})"),
+            "p.json: items: value 0.0: expected an integer between 1 and 4611686018427387904");
   EXPECT_THROW(load_platform_file("/nonexistent/platform.json"), Error);
 }
 
