@@ -94,12 +94,14 @@ TEST(CampaignCli, RunsTheMatrixResumesAndReports) {
 
   const std::string svg = tmp("wins.svg"), ranks = tmp("ranks.csv");
   std::remove(svg.c_str());
+  std::remove(tmp("wins-lead.svg").c_str());
   std::string err;
   ASSERT_EQ(hetlb(spec + " --plot " + svg + " --ranks " + ranks, &out, &err), 0);  // resumed: nothing to run
   EXPECT_NE(err.find("8 done"), std::string::npos) << err;
   EXPECT_EQ(rows(csv).size(), 8u);
   EXPECT_NE(slurp(svg).find("makhoul"), std::string::npos);  // the wins, drawn
   EXPECT_NE(slurp(tmp("wins-virtual.svg")).find("with virtual load"), std::string::npos);
+  EXPECT_NE(slurp(tmp("wins-lead.svg")).find("best of Makhoul and simple"), std::string::npos);
   const auto ranked = rows(ranks);
   ASSERT_EQ(ranked.size(), 8u);
   int firsts = 0;

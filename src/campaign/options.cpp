@@ -44,7 +44,9 @@ void add_options(CLI::App& app, Options& o) {
                  "ctrl_messages, load_spread_percent)");
   app.add_flag("--report", o.report_only, "run nothing: the summary (and --ranks, --plot) of the results so far");
   app.add_option("--ranks", o.ranks, "write every configuration's ranking (CSV)");
-  app.add_option("--plot", o.plot, "figures FILE, FILE-virtual, FILE-k (.png or .svg): wins per ratio, paired effects");
+  app.add_option("--plot", o.plot,
+                 "figures FILE, FILE-virtual, FILE-k, FILE-lead (.png or .svg): wins per ratio, paired effects, "
+                 "best effort against the others");
 }
 
 }  // namespace hetlb::campaign

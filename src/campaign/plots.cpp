@@ -1,5 +1,6 @@
 // Figures of a campaign's comparison (gnuplot): wins per variant and ratio; paired runs without and
-// with virtual load; best effort's smallest k against larger ones (one point per configuration).
+// with virtual load; best effort's smallest k against larger ones; best effort's best against the best
+// of Makhoul and simple (one point per configuration).
 #include "plots.hpp"
 
 #include <algorithm>
@@ -84,7 +85,7 @@ std::string sibling(const std::string& path, const std::string& suffix) {
 }  // namespace
 
 std::vector<std::string> plot_paths(const std::string& path) {
-  return {path, sibling(path, "-virtual"), sibling(path, "-k")};
+  return {path, sibling(path, "-virtual"), sibling(path, "-k"), sibling(path, "-lead")};
 }
 
 void plot_comparison(const Comparison& c, const std::string& path) {
@@ -105,6 +106,12 @@ void plot_comparison(const Comparison& c, const std::string& path) {
   const auto kp = k_pairs(c);
   if (!kp.empty())
     paired_chart(kp, what + ", smallest k", what + ", larger k", "Best effort's k, paired runs", paths[2]);
+  const auto dp = duel_pairs(c);
+  if (!dp.empty())
+    paired_chart(dp, what + ", best effort's best", what + ", best of Makhoul and simple",
+                 "Best effort against Makhoul and simple, per configuration (above the diagonal: best effort " +
+                     std::string(c.lower_is_better ? "faster" : "computes less") + ")",
+                 paths[3]);
 }
 
 }  // namespace hetlb::campaign

@@ -1,5 +1,6 @@
 // gnuplot figures of a campaign's comparison: FILE (wins per variant and ratio), FILE-virtual (paired
-// runs without/with virtual load) and FILE-k (best effort's k), each .png or .svg as FILE.
+// runs without/with virtual load), FILE-k (best effort's k) and FILE-lead (best effort's best against
+// the best of Makhoul and simple), each .png or .svg as FILE.
 #pragma once
 #include <string>
 #include <vector>
@@ -8,7 +9,7 @@
 
 namespace hetlb::campaign {
 
-// The three figure paths for `path`.
+// The four figure paths for `path`.
 std::vector<std::string> plot_paths(const std::string& path);
 
 // Draws the figures (the paired ones only when the spec has such pairs).

@@ -269,6 +269,14 @@ std::vector<Pair> virtual_pairs(const Comparison& c) {
   return pairs;
 }
 
+std::vector<Pair> duel_pairs(const Comparison& c) {
+  std::vector<Pair> pairs;
+  for (const Duel& d : duels(c))
+    pairs.push_back({d.conf->entries.front().setting->value("topology"), d.conf->ratio, d.be != nullptr,
+                     d.other != nullptr, d.be ? d.be->value : NAN, d.other ? d.other->value : NAN});
+  return pairs;
+}
+
 std::vector<Pair> k_pairs(const Comparison& c) {
   std::vector<Pair> pairs;
   for (const auto& conf : c.configurations) {

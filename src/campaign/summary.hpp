@@ -64,5 +64,8 @@ struct Pair {
 };
 std::vector<Pair> virtual_pairs(const Comparison& c);
 std::vector<Pair> k_pairs(const Comparison& c);
+// Per complete configuration and virtual-load setting, best effort's best variant (a) against the best
+// of Makhoul and simple (b); `group` is the topology. Settings without both families give no pair.
+std::vector<Pair> duel_pairs(const Comparison& c);
 
 }  // namespace hetlb::campaign
