@@ -269,4 +269,56 @@ TEST(CampaignFaults, KilledCampaignRestartsWithoutLosingOrCuttingRows) {
   EXPECT_EQ(n, 1 + 12);  // header + 2 strategies x 2 virtual x 3 ratios, each once
 }
 
+// The results file replaced under a running campaign (git checkout or stash, an editor's save) or
+// removed: the campaign notices at its next row, reopens the path and writes back the rows the file
+// lacks. Before, the rows went to the file only the campaign still held, and were lost with it.
+TEST(CampaignFaults, ResultsFileReplacedOrRemovedWhileRunningLosesNoRow) {
+  const std::string spec = tmp("replaced.json"), csv = tmp("replaced.csv"), err_path = tmp("replaced.err");
+  std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + ", \"ratios\": [1, 0.5, 0.25], \"iterations\": 1000}";
+  for (const bool remove : {false, true}) {
+    std::remove(csv.c_str());
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      const int null = open("/dev/null", O_WRONLY), err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(null, 1);
+      dup2(err, 2);
+      const std::string exe = std::string(HETLB_BINARY_DIR) + "/bin/hetlb";
+      execl(exe.c_str(), "hetlb", "campaign", spec.c_str(), "-j", "1", "--results", csv.c_str(), nullptr);
+      _exit(127);
+    }
+    // Two rows written, then the campaign stopped while its file is replaced by an older copy (the
+    // header and the first row) or removed.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (count_lines(slurp(csv)) < 3 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    kill(pid, SIGSTOP);
+    const std::string before = slurp(csv);
+    ASSERT_GE(count_lines(before), 3);
+    ASSERT_LT(count_lines(before), 13) << "the campaign ended before its file was replaced";
+    if (remove) {
+      ASSERT_EQ(std::remove(csv.c_str()), 0);
+    } else {
+      const std::string older = tmp("replaced-older.csv");
+      std::ofstream(older) << before.substr(0, before.find('\n', before.find('\n') + 1) + 1);
+      ASSERT_EQ(std::rename(older.c_str(), csv.c_str()), 0);
+    }
+    kill(pid, SIGCONT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << slurp(err_path);
+    const std::string err = slurp(err_path);
+    EXPECT_NE(err.find("was replaced or removed while the campaign ran"), std::string::npos) << err;
+    std::istringstream in(slurp(csv));
+    std::set<std::string> keys;
+    int n = 0;
+    for (std::string line; std::getline(in, line); ++n) {
+      if (n > 0) {
+        EXPECT_TRUE(keys.insert(line.substr(0, line.find(",ok,"))).second) << line;
+      }
+    }
+    EXPECT_EQ(n, 1 + 12) << (remove ? "removed" : "replaced");  // header + every setting once
+  }
+}
+
 }  // namespace

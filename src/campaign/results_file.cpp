@@ -136,36 +136,73 @@ std::map<std::string, Row> parse_results(const std::string& source, const std::s
   return parse(source, text, spec_version, header);
 }
 
-ResultsFile::ResultsFile(const std::string& path, const std::string& spec_version) : path_(path) {
-  fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+ResultsFile::ResultsFile(const std::string& path, const std::string& spec_version)
+    : path_(path), spec_version_(spec_version) {
+  attach();
+}
+
+void ResultsFile::attach() {
+  fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd_ < 0)
-    throw Error(fmt::format("results \"{}\": cannot open ({}); expected a writable path", path, std::strerror(errno)));
+    throw Error(fmt::format("results \"{}\": cannot open ({}); expected a writable path", path_, std::strerror(errno)));
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     close(fd_);
+    fd_ = -1;
     throw Error(fmt::format("results \"{}\": in use by another campaign (locked); expected one campaign per "
                             "results file",
-                            path));
+                            path_));
   }
   try {
     const std::string text = read_all(fd_);
-    rows_ = parse(path, text, spec_version, header_);
+    rows_ = parse(path_, text, spec_version_, header_);
     const auto end = text.rfind('\n');
     const std::size_t complete = end == std::string::npos ? 0 : end + 1;
     if (complete < text.size()) {  // a row cut by a kill: dropped
       if (ftruncate(fd_, static_cast<off_t>(complete)) != 0)
-        throw Error(fmt::format("results \"{}\": cannot drop a cut last row ({})", path, std::strerror(errno)));
-      fmt::print(stderr, "hetlb campaign: results \"{}\": dropped a cut last row ({} bytes)\n", path,
+        throw Error(fmt::format("results \"{}\": cannot drop a cut last row ({})", path_, std::strerror(errno)));
+      fmt::print(stderr, "hetlb campaign: results \"{}\": dropped a cut last row ({} bytes)\n", path_,
                  text.size() - complete);
     }
     if (header_.empty()) {
       header_ = kKeyColumns;
       header_.insert(header_.end(), kMetricColumns.begin(), kMetricColumns.end());
-      write_all(fd_, join_key(header_) + "\n", path);
+      write_all(fd_, join_key(header_) + "\n", path_);
     }
   } catch (...) {
     close(fd_);
+    fd_ = -1;
     throw;
   }
+}
+
+bool ResultsFile::replaced() const {
+  struct stat held {}, named {};
+  if (fstat(fd_, &held) != 0) return false;  // cannot tell: keep writing where the lock is
+  return stat(path_.c_str(), &named) != 0 || named.st_ino != held.st_ino || named.st_dev != held.st_dev;
+}
+
+void ResultsFile::reattach() {
+  const std::map<std::string, Row> ours = std::move(rows_);
+  close(fd_);  // releases the lock on the file no longer named by the path
+  fd_ = -1;
+  attach();
+  int written = 0;
+  for (const auto& [key, row] : ours) {
+    if (rows_.count(key)) continue;  // the file's own row for a setting is kept
+    write_row(row);
+    rows_[key] = row;
+    ++written;
+  }
+  fmt::print(stderr,
+             "hetlb campaign: results \"{}\" was replaced or removed while the campaign ran (an editor, git checkout "
+             "or stash?): reopened it and wrote back the {} rows it lacked\n",
+             path_, written);
+}
+
+void ResultsFile::write_row(const Row& row) {
+  std::vector<std::string> cells;
+  for (const auto& column : header_) cells.push_back(row.at(column));
+  write_all(fd_, join_key(cells) + "\n", path_);
 }
 
 ResultsFile::~ResultsFile() {
@@ -176,9 +213,9 @@ void ResultsFile::append(const Setting& setting, const std::vector<std::string>&
   Row row;
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) row.cells[kKeyColumns[i]] = setting.values[i];
   for (std::size_t i = 0; i < kMetricColumns.size(); ++i) row.cells[kMetricColumns[i]] = metrics.at(i);
-  std::vector<std::string> cells;
-  for (const auto& column : header_) cells.push_back(row.at(column));
-  write_all(fd_, join_key(cells) + "\n", path_);
+  // Rows written to a file that the path no longer names would be lost with it.
+  if (replaced()) reattach();
+  write_row(row);
   rows_[setting.key] = std::move(row);
 }
 

@@ -1,6 +1,8 @@
 // The results CSV of a campaign: one row per run, keyed by every parameter (spec.hpp's key columns)
 // and read by column name. One campaign at a time (an exclusive lock held while it runs); each row is
-// appended with a single write, and a row cut by a kill is dropped when the file is next opened.
+// appended with a single write, and a row cut by a kill is dropped when the file is next opened. A
+// file replaced or removed under a running campaign (git checkout, an editor's save) is reopened and
+// given back the rows it lacks: rows are never written to a file that only the campaign still holds.
 #pragma once
 #include <map>
 #include <string>
@@ -41,11 +43,16 @@ class ResultsFile {
   ResultsFile& operator=(const ResultsFile&) = delete;
 
   const std::map<std::string, Row>& rows() const { return rows_; }
-  // Appends the row of `setting` (one write of the whole line).
+  // Appends the row of `setting` (one write of the whole line), to the file the path names now.
   void append(const Setting& setting, const std::vector<std::string>& metrics);
 
  private:
-  std::string path_;
+  void attach();          // open, lock, read, repair: rows_ and header_ from the file
+  bool replaced() const;  // the path no longer names the file held
+  void reattach();        // attach() to the file the path names, and write back the rows it lacks
+  void write_row(const Row& row);
+
+  std::string path_, spec_version_;
   int fd_ = -1;
   std::vector<std::string> header_;
   std::map<std::string, Row> rows_;
