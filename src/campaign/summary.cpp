@@ -121,13 +121,22 @@ std::vector<Duel> duels(const Comparison& c) {
   return ds;
 }
 
+std::string topology_of(const Duel& d) { return d.conf->entries.front().setting->value("topology"); }
+
 // Relative difference of two valid results, against best effort's.
 double gap(const Entry& be, const Entry& other) {
   return std::abs(be.value - other.value) / std::max(std::abs(be.value), 1e-300);
 }
 
 // Differences within kCounterExampleMargin are ties in effect (e.g. simple and best effort on a line).
-enum class Outcome { kBestEffortFirst, kWithinMargin, kOthersFirst, kOnlyBestEffortValid, kOnlyOthersValid, kNoneValid };
+enum class Outcome {
+  kBestEffortFirst,
+  kWithinMargin,
+  kOthersFirst,
+  kOnlyBestEffortValid,
+  kOnlyOthersValid,
+  kNoneValid
+};
 Outcome outcome(const Comparison& c, const Duel& d) {
   if (!d.be) return d.other ? Outcome::kOnlyOthersValid : Outcome::kNoneValid;
   if (!d.other) return Outcome::kOnlyBestEffortValid;
@@ -143,8 +152,8 @@ void print_duels(std::ostream& out, const Comparison& c, const std::vector<Duel>
   if (ds.empty()) return;
   std::vector<std::string> topologies;
   for (const Duel& d : ds) {
-    const std::string t = d.conf->entries.front().setting->value("topology");
-    if (std::find(topologies.begin(), topologies.end(), t) == topologies.end()) topologies.push_back(t);
+    if (std::find(topologies.begin(), topologies.end(), topology_of(d)) == topologies.end())
+      topologies.push_back(topology_of(d));
   }
   if (topologies.size() > 1) topologies.push_back("all");
   out << fmt::format(
@@ -161,7 +170,7 @@ void print_duels(std::ostream& out, const Comparison& c, const std::vector<Duel>
       int pairs = 0;
       for (const Duel& d : ds) {
         if (d.conf->ratio != ratio) continue;
-        if (topology != "all" && d.conf->entries.front().setting->value("topology") != topology) continue;
+        if (topology != "all" && topology_of(d) != topology) continue;
         ++pairs;
         ++n[outcome(c, d)];
         if (d.be && d.other && d.be->value != 0 && d.other->value != 0)
@@ -272,8 +281,8 @@ std::vector<Pair> virtual_pairs(const Comparison& c) {
 std::vector<Pair> duel_pairs(const Comparison& c) {
   std::vector<Pair> pairs;
   for (const Duel& d : duels(c))
-    pairs.push_back({d.conf->entries.front().setting->value("topology"), d.conf->ratio, d.be != nullptr,
-                     d.other != nullptr, d.be ? d.be->value : NAN, d.other ? d.other->value : NAN});
+    pairs.push_back({topology_of(d), d.conf->ratio, d.be != nullptr, d.other != nullptr, d.be ? d.be->value : NAN,
+                     d.other ? d.other->value : NAN});
   return pairs;
 }
 
