@@ -157,12 +157,14 @@ void print_duels(std::ostream& out, const Comparison& c, const std::vector<Duel>
   }
   if (topologies.size() > 1) topologies.push_back("all");
   out << fmt::format(
-      "\nBest effort against Makhoul and simple, per configuration and virtual-load setting (lead: the others' best "
-      "{} over best effort's best; above 1 when best effort is better; within {:g} %: a tie in effect)\n\n"
+      "\nBest effort against Makhoul and simple, per configuration and virtual-load setting (lead: {}; above 1 when "
+      "best effort is better; within {:g} %: a tie in effect)\n\n"
       "| ratio | topology | pairs | best effort first | within {:g} % | others first | only best effort valid | "
       "only others valid | none valid | median lead | lowest lead | highest lead |\n"
       "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-      c.metric, 100.0 * kCounterExampleMargin, 100.0 * kCounterExampleMargin);
+      c.lower_is_better ? fmt::format("the others' best {} over best effort's best", c.metric)
+                        : fmt::format("best effort's best {} over the others' best", c.metric),
+      100.0 * kCounterExampleMargin, 100.0 * kCounterExampleMargin);
   for (const auto& ratio : c.ratios)
     for (const auto& topology : topologies) {
       std::map<Outcome, int> n;
