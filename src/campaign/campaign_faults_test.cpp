@@ -44,6 +44,24 @@ int count_lines(const std::string& text) {
   return n;
 }
 
+// `hetlb campaign SPEC --results CSV -j JOBS` started in the background: stdout to /dev/null, stderr
+// to `err` (/dev/null when empty), in a process group of its own when `own_group` (as a shell job).
+pid_t start_campaign(const std::string& spec, const std::string& csv, const std::string& jobs,
+                     const std::string& err = "", bool own_group = false) {
+  const pid_t pid = fork();
+  if (pid != 0) {
+    if (pid > 0 && own_group) setpgid(pid, pid);
+    return pid;
+  }
+  if (own_group) setpgid(0, 0);
+  const int null = open("/dev/null", O_WRONLY);
+  dup2(null, 1);
+  dup2(err.empty() ? null : open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644), 2);
+  const std::string exe = std::string(HETLB_BINARY_DIR) + "/bin/hetlb";
+  execl(exe.c_str(), "hetlb", "campaign", spec.c_str(), "-j", jobs.c_str(), "--results", csv.c_str(), nullptr);
+  _exit(127);
+}
+
 const std::string kBase = R"("strategies": ["besteffort", "makhoul"], "virtual_load": [false, true],
   "integer": [true], "platforms": ["cluster"], "nodes": [8], "topologies": ["ring"], "initial": ["single"],
   "ratios": [1], "iterations": 20)";
@@ -191,18 +209,8 @@ TEST(CampaignFaults, StoppedTimeDoesNotCountAgainstTheTimeout) {
   std::ofstream(spec) << R"({"spec_version": 1, "strategies": ["makhoul"], "virtual_load": [false], "integer": [false],
     "platforms": ["cluster"], "nodes": [16], "topologies": ["ring"], "initial": ["single"], "ratios": [1],
     "iterations": 2000, "timeout_seconds": 10})";
-  const pid_t pid = fork();
+  const pid_t pid = start_campaign(spec, csv, "1", "", true);
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    setpgid(0, 0);  // its own process group, as a shell job
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, 1);
-    dup2(null, 2);
-    const std::string exe = std::string(HETLB_BINARY_DIR) + "/bin/hetlb";
-    execl(exe.c_str(), "hetlb", "campaign", spec.c_str(), "--results", csv.c_str(), nullptr);
-    _exit(127);
-  }
-  setpgid(pid, pid);
   // Stop the job as soon as its run has started (the run takes 0.1 s here, 2 s under ASan).
   const std::string children = "/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -230,16 +238,8 @@ TEST(CampaignFaults, KilledCampaignRestartsWithoutLosingOrCuttingRows) {
   const std::string spec = tmp("kill.json"), csv = tmp("kill.csv");
   std::remove(csv.c_str());
   std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + ", \"ratios\": [1, 0.5, 0.25], \"iterations\": 200}";
-  const pid_t pid = fork();
+  const pid_t pid = start_campaign(spec, csv, "2");
   ASSERT_GE(pid, 0);
-  if (pid == 0) {
-    const int null = open("/dev/null", O_WRONLY);
-    dup2(null, 1);
-    dup2(null, 2);
-    const std::string exe = std::string(HETLB_BINARY_DIR) + "/bin/hetlb";
-    execl(exe.c_str(), "hetlb", "campaign", spec.c_str(), "-j", "2", "--results", csv.c_str(), nullptr);
-    _exit(127);
-  }
   // Wait for two rows, then kill.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (count_lines(slurp(csv)) < 3 && std::chrono::steady_clock::now() < deadline)
@@ -277,16 +277,8 @@ TEST(CampaignFaults, ResultsFileReplacedOrRemovedWhileRunningLosesNoRow) {
   std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + ", \"ratios\": [1, 0.5, 0.25], \"iterations\": 1000}";
   for (const bool remove : {false, true}) {
     std::remove(csv.c_str());
-    const pid_t pid = fork();
+    const pid_t pid = start_campaign(spec, csv, "1", err_path);
     ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      const int null = open("/dev/null", O_WRONLY), err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(null, 1);
-      dup2(err, 2);
-      const std::string exe = std::string(HETLB_BINARY_DIR) + "/bin/hetlb";
-      execl(exe.c_str(), "hetlb", "campaign", spec.c_str(), "-j", "1", "--results", csv.c_str(), nullptr);
-      _exit(127);
-    }
     // Two rows written, then the campaign stopped while its file is replaced by an older copy (the
     // header and the first row) or removed.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
