@@ -386,8 +386,8 @@ void print_summary(std::ostream& out, const Comparison& c) {
   std::vector<std::string> lines;
   std::size_t only_be = 0, near_ties = 0;
   for (const Duel& d : ds) {
-    only_be += d.be && !d.other;
     const Outcome o = outcome(c, d);
+    only_be += o == Outcome::kOnlyBestEffortValid;
     near_ties += o == Outcome::kWithinMargin;
     if (o != Outcome::kOthersFirst && o != Outcome::kOnlyOthersValid) continue;
     std::string command = "hetlb simulate diffusion";
