@@ -314,3 +314,62 @@ TEST(CampaignFaults, ResultsFileReplacedOrRemovedWhileRunningLosesNoRow) {
 }
 
 }  // namespace
+
+// The file that replaces the results cannot be used (another spec version's, or locked by another
+// campaign): the campaign stops with one line naming where its rows went, and every row it had (those
+// of the file replaced and the one in hand) is in that file, the new file untouched.
+TEST(CampaignFaults, ResultsFileReplacedByAnUnusableFileSavesTheRowsBeside) {
+  const std::string spec = tmp("unusable.json"), csv = tmp("unusable.csv"), err_path = tmp("unusable.err");
+  std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + ", \"ratios\": [1, 0.5, 0.25], \"iterations\": 1000}";
+  for (const bool locked : {false, true}) {
+    std::remove(csv.c_str());
+    for (int n = 1; n < 4; ++n) std::remove((csv + ".saved-" + std::to_string(n) + ".csv").c_str());
+    const pid_t pid = start_campaign(spec, csv, "1", err_path);
+    ASSERT_GE(pid, 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (count_lines(slurp(csv)) < 3 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    kill(pid, SIGSTOP);
+    const std::string before = slurp(csv);
+    ASSERT_GE(count_lines(before), 3);
+    ASSERT_LT(count_lines(before), 13) << "the campaign ended before its file was replaced";
+    // The new file: another spec version's rows, or an empty file held by another campaign.
+    const std::string header = before.substr(0, before.find('\n') + 1);
+    const std::string row = before.substr(header.size(), before.find('\n', header.size()) + 1 - header.size());
+    const std::string foreign = locked ? "" : header + "2" + row.substr(row.find(','));
+    const std::string other = tmp("unusable-other.csv");
+    std::ofstream(other) << foreign;
+    const int fd = open(other.c_str(), O_RDWR);
+    ASSERT_GE(fd, 0);
+    if (locked) {
+      ASSERT_EQ(flock(fd, LOCK_EX | LOCK_NB), 0);
+    }
+    ASSERT_EQ(std::rename(other.c_str(), csv.c_str()), 0);
+    kill(pid, SIGCONT);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    close(fd);
+    const std::string err = slurp(err_path);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << err;
+    // After the progress lines, one error line, the last.
+    EXPECT_EQ(err.find("hetlb: error:"), err.rfind("hetlb: error:")) << err;
+    EXPECT_EQ(err.find('\n', err.find("hetlb: error:")), err.size() - 1) << err;
+    EXPECT_NE(err.find(locked ? "in use by another campaign" : "written by spec version \"2\""), std::string::npos)
+        << err;
+    const std::string saved = csv + ".saved-1.csv";
+    EXPECT_NE(err.find("rows are saved in \"" + saved + "\""), std::string::npos) << err;
+    EXPECT_EQ(slurp(csv), foreign);
+    // Every row of the file replaced is saved, and one more: the run that ended after the replacement.
+    const std::string kept = slurp(saved);
+    EXPECT_EQ(kept.substr(0, header.size()), header);
+    EXPECT_EQ(count_lines(kept), count_lines(before) + 1) << kept;
+    std::istringstream in(before);
+    for (std::string line; std::getline(in, line);) {
+      EXPECT_NE(kept.find(line + "\n"), std::string::npos) << line;
+    }
+    // Moved back in place, it resumes: every setting once.
+    ASSERT_EQ(std::rename(saved.c_str(), csv.c_str()), 0);
+    EXPECT_EQ(hetlb(spec + " -j 2 --results " + csv), 0);
+    EXPECT_EQ(count_lines(slurp(csv)), 1 + 12);
+  }
+}

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -181,22 +182,60 @@ bool ResultsFile::replaced() const {
   return stat(path_.c_str(), &named) != 0 || named.st_ino != held.st_ino || named.st_dev != held.st_dev;
 }
 
-void ResultsFile::reattach() {
-  const std::map<std::string, Row> ours = std::move(rows_);
+void ResultsFile::reattach(const std::string& key, const Row& in_hand) {
+  std::map<std::string, Row> ours = std::move(rows_);
+  const std::vector<std::string> header = header_;
   close(fd_);  // releases the lock on the file no longer named by the path
   fd_ = -1;
-  attach();
+  try {
+    attach();
+  } catch (const Error& e) {
+    // The new file cannot take our rows (another campaign's lock, another spec version): they go to a
+    // file of their own rather than away with the file no longer named.
+    ours[key] = in_hand;
+    rows_ = std::move(ours);
+    header_ = header;
+    throw Error(fmt::format("{}; this campaign's {} rows are saved in \"{}\" (move it back to resume)", e.what(),
+                            rows_.size(), save_rows_beside()));
+  }
   int written = 0;
-  for (const auto& [key, row] : ours) {
-    if (rows_.count(key)) continue;  // the file's own row for a setting is kept
+  for (const auto& [k, row] : ours) {
+    if (rows_.count(k)) continue;  // the file's own row for a setting is kept
     write_row(row);
-    rows_[key] = row;
+    rows_[k] = row;
     ++written;
   }
   fmt::print(stderr,
              "hetlb campaign: results \"{}\" was replaced or removed while the campaign ran (an editor, git checkout "
              "or stash?): reopened it and wrote back the {} rows it lacked\n",
              path_, written);
+}
+
+std::string ResultsFile::save_rows_beside() const {
+  std::string text = join_key(header_) + "\n";
+  for (const auto& [key, row] : rows_) {
+    std::vector<std::string> cells;
+    for (const auto& column : header_) cells.push_back(row.at(column));
+    text += join_key(cells) + "\n";
+  }
+  for (int n = 1; n < 1000; ++n) {
+    const std::string saved = fmt::format("{}.saved-{}.csv", path_, n);
+    const int fd = open(saved.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) break;
+    try {
+      write_all(fd, text, saved);
+    } catch (const Error&) {
+      close(fd);
+      std::remove(saved.c_str());
+      break;
+    }
+    close(fd);
+    return saved;
+  }
+  // Nowhere to save them: the rows go to stderr, the one place left (the error line follows them).
+  fmt::print(stderr, "{}", text);
+  return "(none: cannot write beside the results; the rows are above)";
 }
 
 void ResultsFile::write_row(const Row& row) {
@@ -214,7 +253,7 @@ void ResultsFile::append(const Setting& setting, const std::vector<std::string>&
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) row.cells[kKeyColumns[i]] = setting.values[i];
   for (std::size_t i = 0; i < kMetricColumns.size(); ++i) row.cells[kMetricColumns[i]] = metrics.at(i);
   // Rows written to a file that the path no longer names would be lost with it.
-  if (replaced()) reattach();
+  if (replaced()) reattach(setting.key, row);
   write_row(row);
   rows_[setting.key] = std::move(row);
 }

@@ -2,7 +2,8 @@
 // and read by column name. One campaign at a time (an exclusive lock held while it runs); each row is
 // appended with a single write, and a row cut by a kill is dropped when the file is next opened. A
 // file replaced or removed under a running campaign (git checkout, an editor's save) is reopened and
-// given back the rows it lacks: rows are never written to a file that only the campaign still holds.
+// given back the rows it lacks: rows are never written to a file that only the campaign still holds. If
+// the new file cannot be used (another campaign's, another spec version's), the rows are saved beside it.
 #pragma once
 #include <map>
 #include <string>
@@ -49,7 +50,10 @@ class ResultsFile {
  private:
   void attach();          // open, lock, read, repair: rows_ and header_ from the file
   bool replaced() const;  // the path no longer names the file held
-  void reattach();        // attach() to the file the path names, and write back the rows it lacks
+  // attach() to the file the path names, and write back the rows it lacks. When that file cannot be
+  // used, the rows held and `in_hand` are saved beside it and the error names where.
+  void reattach(const std::string& key, const Row& in_hand);
+  std::string save_rows_beside() const;  // rows_ in a new file PATH.saved-N.csv; its path
   void write_row(const Row& row);
 
   std::string path_, spec_version_;
