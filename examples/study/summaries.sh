@@ -5,8 +5,9 @@
 #                                        (examples/study/report.sh N)
 #   examples/study/summaries.sh --check  rewrites nothing: names each summary (tables and ranks; the
 #                                        figures are drawn from the same data) that differs from what
-#                                        the results give; exit 1 if one does, 77 if a campaign is
-#                                        writing the results
+#                                        the results give, or that no results give (a summary of a
+#                                        spec or size since removed); exit 1 if one does, 77 if a
+#                                        campaign is writing the results
 # Run it after adding rows, before committing them: docs/study.md quotes these files.
 # Environment: HETLB (build/bin/hetlb), OUT (docs/study), SIZES ("16 64 256 1024").
 set -eu
@@ -51,6 +52,12 @@ stale=0
 for fresh in $(cd "$target" && find . -name '*.md' -o -name '*-ranks.csv' | sort); do
   if ! cmp -s "$target/$fresh" "$OUT/$fresh"; then
     echo "summaries.sh: ${OUT%/}/${fresh#./} is not what the results give; run examples/study/summaries.sh" >&2
+    stale=1
+  fi
+done
+for committed in $(cd "$OUT" && find . -name '*.md' -o -name '*-ranks.csv' | sort); do
+  if [ ! -f "$target/$committed" ]; then
+    echo "summaries.sh: ${OUT%/}/${committed#./} summarises no results (no spec or size writes it); remove it" >&2
     stale=1
   fi
 done
