@@ -1,7 +1,8 @@
 #!/bin/sh
 # The study's summaries for the settings of N nodes, from the committed results (runs nothing):
 #   examples/study/report.sh N      -> docs/study/N-nodes/{convergence,short,fixed-duration}.md + figures,
-#                                      fixed-duration-data.md (ranked by data moved), convergence-idle.md,
+#                                      fixed-duration-data.md (ranked by data moved), convergence-idle.md
+#                                      (by idle time), convergence-spread.md (by the load spread left),
 #                                      docs/study/N-nodes-staggered/convergence.md (staggered phases)
 # Each from the spec whose "nodes" hold N: convergence-N.json when there is one (1024 nodes), else
 # convergence.json; short, fixed-duration and staggered runs only where their specs hold N.
@@ -33,6 +34,7 @@ fi
 mkdir -p "$dir"
 report "$convergence" "$dir/convergence" --plot "$dir/convergence.svg"
 report "$convergence" "$dir/convergence-idle" --metric avg_idle_time
+report "$convergence" "$dir/convergence-spread" --metric load_spread_percent
 if holds examples/study/short.json; then report examples/study/short.json "$dir/short" --plot "$dir/short.svg"; fi
 if holds examples/study/fixed-duration.json; then
   report examples/study/fixed-duration.json "$dir/fixed-duration" --plot "$dir/fixed-duration.svg"

@@ -206,6 +206,8 @@ Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, con
   c.metric = !metric.empty() ? metric : convergence ? "max_convergence_date" : "computed_load";
   check_metric(c.metric);
   c.lower_is_better = kMetrics.at(c.metric);
+  // The spread left when a run stops measures how close it came, converged or not (at the time limit).
+  c.unconverged_compare = convergence && c.metric == "load_spread_percent";
   // Columns that vary in the spec name the configurations.
   std::vector<std::size_t> varying;
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) {
@@ -241,7 +243,7 @@ Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, con
       const double v = row->second.number(c.metric);
       const bool converged = row->second.at("converged") == "1";
       if (e.status == "ok" && !converged && convergence) e.status = "not converged";
-      e.valid = e.status == "ok" && !std::isnan(v);
+      e.valid = (e.status == "ok" || (e.status == "not converged" && c.unconverged_compare)) && !std::isnan(v);
       e.value = v;
     }
     c.configurations[it->second].entries.push_back(e);
@@ -314,8 +316,11 @@ void print_summary(std::ostream& out, const Comparison& c) {
   const std::string better = c.lower_is_better ? "lowest" : "highest";
   int complete = 0;
   for (const auto& conf : c.configurations) complete += conf.complete;
-  out << fmt::format("Compared metric: {} ({} is best), per configuration; {} of {} configurations complete.\n\n",
-                     c.metric, better, complete, c.configurations.size());
+  out << fmt::format("Compared metric: {} ({} is best{}), per configuration; {} of {} configurations complete.\n\n",
+                     c.metric, better,
+                     c.unconverged_compare ? "; runs that did not converge compare too, by the spread at the time limit"
+                                           : "",
+                     complete, c.configurations.size());
   out << "Runs per variant\n\n| variant | runs | valid | not converged | timeout | failed | missing |\n"
          "|---|---|---|---|---|---|---|\n";
   for (const auto& v : c.variants) {

@@ -32,12 +32,14 @@ struct Configuration {
 struct Comparison {
   std::string metric;  // max_convergence_date, or computed_load in fixed-duration mode
   bool lower_is_better = true;
+  bool unconverged_compare = false;  // runs that did not converge are valid (load_spread_percent)
   std::vector<Configuration> configurations;
   std::vector<std::string> variants, ratios;  // in spec order
 };
 
 // `metric` empty: the mode's (max_convergence_date, or computed_load in fixed-duration mode); else one
-// of kMetrics. In the convergence modes a run that did not converge is never valid.
+// of kMetrics. In the convergence modes a run that did not converge is valid only by
+// load_spread_percent (the spread when the run stopped: at convergence, or at the time limit).
 Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, const std::string& metric = "");
 
 // The metrics a comparison can rank by, and whether lower is better.

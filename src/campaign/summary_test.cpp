@@ -71,6 +71,43 @@ TEST(CampaignSummary, RanksPerConfigurationWithNonConvergedLast) {
   EXPECT_NE(out.str().find("| 10 | k=2 vs k=1 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 1 |"), std::string::npos) << out.str();
 }
 
+// By the load spread left when the runs stop, a run that did not converge (stopped at the time limit)
+// compares too: where nothing converges, the ranking says which variant came closest. By any other
+// metric it stays after the converged runs.
+TEST(CampaignSummary, LoadSpreadComparesRunsThatDidNotConverge) {
+  const Spec spec = two_ratios();
+  auto rows = results(spec, [](const std::string& v, const std::string& ratio) {
+    return ratio == "0.1" || v == "makhoul" ? std::nan("") : 1.0;  // ratio 0.1: nothing converges
+  });
+  for (const auto& s : spec.settings) {
+    Row& r = rows.at(s.key);
+    // Spreads: makhoul 0.5 (the closest), best effort k=1 2, the others 4; idle time the same.
+    const double spread = s.value("strategy") == "makhoul" ? 0.5 : s.value("k") == "1" ? 2.0 : 4.0;
+    r.cells["load_spread_percent"] = r.cells["avg_idle_time"] = std::to_string(spread);
+  }
+  const Comparison spread = compare(spec, rows, "load_spread_percent");
+  EXPECT_TRUE(entry(spread, "0.1", "makhoul").valid);
+  EXPECT_EQ(entry(spread, "0.1", "makhoul").status, "not converged");
+  EXPECT_EQ(entry(spread, "0.1", "makhoul").rank, 1);
+  EXPECT_EQ(entry(spread, "0.1", "makhoul +virtual").rank, 1);
+  EXPECT_EQ(entry(spread, "0.1", "besteffort k=1").rank, 3);
+  EXPECT_EQ(entry(spread, "0.1", "besteffort k=2 +virtual").rank, 5);
+  EXPECT_EQ(entry(spread, "10", "makhoul").rank, 1);  // not converged, but balanced best
+  std::ostringstream out;
+  print_summary(out, spread);
+  EXPECT_NE(out.str().find("runs that did not converge compare too"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("Counter-examples: configurations where best effort is not the best by more than 1 % (4 of 4"),
+            std::string::npos)
+      << out.str();
+  const Comparison idle = compare(spec, rows, "avg_idle_time");
+  EXPECT_FALSE(entry(idle, "0.1", "makhoul").valid);
+  EXPECT_EQ(entry(idle, "0.1", "makhoul").rank, 1);  // nothing valid: every run ranks after the (no) valid ones
+  EXPECT_EQ(entry(idle, "10", "makhoul").rank, 6);   // after the 5 converged runs
+  print_summary(out, idle);
+  EXPECT_EQ(out.str().find("runs that did not converge compare too", out.str().find("avg_idle_time")),
+            std::string::npos);
+}
+
 TEST(CampaignSummary, ListsCounterExamplesWithTheirSettings) {
   const Spec spec = two_ratios();
   const Comparison c = compare(spec, results(spec, [](const std::string& v, const std::string& ratio) {
