@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Where nothing converges: the loads' spread left at the time limit, from the committed convergence runs.
+
+    python3 examples/study/spread_table.py NODES PLATFORM TOPOLOGY
+
+One markdown table: per variant, the median over seeds of `load_spread_percent` (standard deviation of
+the final loads in % of the average) for each initial load, load kind and ratio; "timeout" where no run
+of the cell ended within the campaign's wall-clock timeout, "-" where none ran yet. Below it, how many
+runs of those converged and how many are missing. `N-nodes/convergence-spread.md` ranks the same
+column per configuration.
+"""
+import csv
+import os
+import statistics
+import sys
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(HERE, "..", "..", "docs", "study", "convergence.csv")
+VARIANTS = [f"besteffort k={k}{v}" for k in (1, 2, 4) for v in ("", " +virtual")] + \
+    [s + v for s in ("makhoul", "simple") for v in ("", " +virtual")]
+COLUMNS = [(init, integer, ratio) for init in ("single", "random") for integer in ("false", "true")
+           for ratio in ("10", "1", "0.1")]
+
+
+def variant(r):
+    v = r["strategy"] + (" k=" + r["k"] if r["strategy"] == "besteffort" else "")
+    return v + (" +virtual" if r["virtual_load"] == "true" else "")
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit("usage: spread_table.py NODES PLATFORM TOPOLOGY")
+    nodes, platform, topology = sys.argv[1:]
+    spread, runs = defaultdict(list), defaultdict(list)
+    converged = 0
+    for r in csv.DictReader(open(RESULTS)):
+        if (r["nodes"], r["platform"], r["topology"]) != (nodes, platform, topology):
+            continue
+        key = (variant(r), r["initial"], r["integer"], r["ratio"])
+        runs[key].append(r)
+        converged += r["converged"] == "1"
+        if r["status"] == "ok" and r["load_spread_percent"]:
+            spread[key].append(float(r["load_spread_percent"]))
+    if not runs:
+        sys.exit(f"spread_table.py: no convergence run of {nodes} nodes, platform {platform}, topology {topology}")
+
+    def cell(key):
+        if spread[key]:
+            x = statistics.median(spread[key])
+            return f"{x:,.0f}" if x >= 10 else f"{x:.2f}"
+        return "timeout" if runs[key] else "-"
+
+    print(f"| variant | " + " | ".join(f"{'one node' if i == 'single' else 'random'}, "
+                                       f"{'integer' if n == 'true' else 'real'}, ratio {r}" for i, n, r in COLUMNS) + " |")
+    print("|---" * (len(COLUMNS) + 1) + "|")
+    for v in VARIANTS:
+        print(f"| {v} | " + " | ".join(cell((v, *c)) for c in COLUMNS) + " |")
+    total = sum(len(x) for x in runs.values())
+    print(f"\n{total} runs, {converged} converged; medians over the seeds of each cell")
+
+
+if __name__ == "__main__":
+    main()
