@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Where nothing converges: the loads' spread left at the time limit, from the committed convergence runs.
 
-    python3 examples/study/spread_table.py NODES PLATFORM TOPOLOGY
+    python3 examples/study/spread_table.py NODES PLATFORM TOPOLOGY [--check FILE]
 
 One markdown table: per variant, the median over seeds of `load_spread_percent` (standard deviation of
 the final loads in % of the average) for each initial load, load kind and ratio; "timeout" where no run
 of the cell ended within the campaign's wall-clock timeout, "-" where none ran yet. Below it, how many
 runs of those converged and how many are missing. `N-nodes/convergence-spread.md` ranks the same
-column per configuration.
+column per configuration. With --check FILE, prints nothing and exits 1 unless FILE (docs/study.md)
+holds the table as it is now.
 """
 import csv
 import os
@@ -29,9 +30,14 @@ def variant(r):
 
 
 def main():
-    if len(sys.argv) != 4:
-        sys.exit("usage: spread_table.py NODES PLATFORM TOPOLOGY")
-    nodes, platform, topology = sys.argv[1:]
+    args = sys.argv[1:]
+    check = None
+    if len(args) == 5 and args[3] == "--check":
+        check = args.pop(4)
+        args.pop(3)
+    if len(args) != 3:
+        sys.exit("usage: spread_table.py NODES PLATFORM TOPOLOGY [--check FILE]")
+    nodes, platform, topology = args
     spread, runs = defaultdict(list), defaultdict(list)
     converged = 0
     for r in csv.DictReader(open(RESULTS)):
@@ -51,13 +57,19 @@ def main():
             return f"{x:,.0f}" if x >= 10 else f"{x:.2f}"
         return "timeout" if runs[key] else "-"
 
-    print(f"| variant | " + " | ".join(f"{'one node' if i == 'single' else 'random'}, "
-                                       f"{'integer' if n == 'true' else 'real'}, ratio {r}" for i, n, r in COLUMNS) + " |")
-    print("|---" * (len(COLUMNS) + 1) + "|")
-    for v in VARIANTS:
-        print(f"| {v} | " + " | ".join(cell((v, *c)) for c in COLUMNS) + " |")
+    lines = ["| variant | " + " | ".join(f"{'one node' if i == 'single' else 'random'}, "
+                                       f"{'integer' if n == 'true' else 'real'}, ratio {r}" for i, n, r in COLUMNS) + " |",
+             "|---" * (len(COLUMNS) + 1) + "|"]
+    lines += [f"| {v} | " + " | ".join(cell((v, *c)) for c in COLUMNS) + " |" for v in VARIANTS]
     total = sum(len(x) for x in runs.values())
-    print(f"\n{total} runs, {converged} converged; medians over the seeds of each cell")
+    lines += ["", f"{total} runs, {converged} converged; medians over the seeds of each cell"]
+    table = "\n".join(lines) + "\n"
+    if check is None:
+        print(table, end="")
+    elif table not in open(check).read():
+        sys.exit(f"spread_table.py: {check} does not hold the table of {nodes} nodes, {platform}, {topology} "
+                 f"as the results give it; paste the output of: python3 examples/study/spread_table.py "
+                 f"{nodes} {platform} {topology}")
 
 
 if __name__ == "__main__":
