@@ -15,7 +15,7 @@ DEMO  ?= $(BUILD)/demo
 DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev \
   libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
-  libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox gfortran
+  libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox gfortran python3
 
 .PHONY: deps build test test-main test-asan fuzz demo bench study study-smoke clean
 
