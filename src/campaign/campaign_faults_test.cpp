@@ -62,6 +62,16 @@ pid_t start_campaign(const std::string& spec, const std::string& csv, const std:
   _exit(127);
 }
 
+// Waits (a minute at most) until the campaign `pid` has written two rows to `csv`, stops it (SIGSTOP)
+// and returns the file as it is then.
+std::string stop_after_two_rows(pid_t pid, const std::string& csv) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (count_lines(slurp(csv)) < 3 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  kill(pid, SIGSTOP);
+  return slurp(csv);
+}
+
 const std::string kBase = R"("strategies": ["besteffort", "makhoul"], "virtual_load": [false, true],
   "integer": [true], "platforms": ["cluster"], "nodes": [8], "topologies": ["ring"], "initial": ["single"],
   "ratios": [1], "iterations": 20)";
@@ -281,11 +291,7 @@ TEST(CampaignFaults, ResultsFileReplacedOrRemovedWhileRunningLosesNoRow) {
     ASSERT_GE(pid, 0);
     // Two rows written, then the campaign stopped while its file is replaced by an older copy (the
     // header and the first row) or removed.
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (count_lines(slurp(csv)) < 3 && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    kill(pid, SIGSTOP);
-    const std::string before = slurp(csv);
+    const std::string before = stop_after_two_rows(pid, csv);
     ASSERT_GE(count_lines(before), 3);
     ASSERT_LT(count_lines(before), 13) << "the campaign ended before its file was replaced";
     if (remove) {
@@ -326,11 +332,7 @@ TEST(CampaignFaults, ResultsFileReplacedByAnUnusableFileSavesTheRowsBeside) {
     for (int n = 1; n < 4; ++n) std::remove((csv + ".saved-" + std::to_string(n) + ".csv").c_str());
     const pid_t pid = start_campaign(spec, csv, "1", err_path);
     ASSERT_GE(pid, 0);
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (count_lines(slurp(csv)) < 3 && std::chrono::steady_clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    kill(pid, SIGSTOP);
-    const std::string before = slurp(csv);
+    const std::string before = stop_after_two_rows(pid, csv);
     ASSERT_GE(count_lines(before), 3);
     ASSERT_LT(count_lines(before), 13) << "the campaign ended before its file was replaced";
     // The new file: another spec version's rows, or an empty file held by another campaign.
