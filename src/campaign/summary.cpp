@@ -208,6 +208,7 @@ Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, con
   c.lower_is_better = kMetrics.at(c.metric);
   // The spread left when a run stops measures how close it came, converged or not (at the time limit).
   c.unconverged_compare = convergence && c.metric == "load_spread_percent";
+  c.valid_means = convergence && !c.unconverged_compare ? "converged" : "finished";
   // Columns that vary in the spec name the configurations.
   std::vector<std::size_t> varying;
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) {
@@ -403,8 +404,8 @@ void print_summary(std::ostream& out, const Comparison& c) {
                                 d.be ? fmt::format("{} ({})", g(d.be->value), d.be->variant) : "none valid",
                                 d.be ? fmt::format("{:.1f} %", 100.0 * gap(*d.be, *d.other)) : "-", command));
   }
-  out << fmt::format("\nOnly best effort valid (converged) in {} of {} configurations (per virtual-load setting)\n",
-                     only_be, ds.size());
+  out << fmt::format("\nOnly best effort valid ({}) in {} of {} configurations (per virtual-load setting)\n",
+                     c.valid_means, only_be, ds.size());
   out << fmt::format(
       "\nCounter-examples: configurations where best effort is not the best by more than {:g} % ({} of {} compared; "
       "{} more within {:g} %)\n\n",

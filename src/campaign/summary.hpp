@@ -33,6 +33,7 @@ struct Comparison {
   std::string metric;  // max_convergence_date, or computed_load in fixed-duration mode
   bool lower_is_better = true;
   bool unconverged_compare = false;  // runs that did not converge are valid (load_spread_percent)
+  std::string valid_means = "converged";  // what a valid run did: converged, or finished (fixed duration)
   std::vector<Configuration> configurations;
   std::vector<std::string> variants, ratios;  // in spec order
 };

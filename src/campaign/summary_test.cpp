@@ -96,6 +96,7 @@ TEST(CampaignSummary, LoadSpreadComparesRunsThatDidNotConverge) {
   std::ostringstream out;
   print_summary(out, spread);
   EXPECT_NE(out.str().find("runs that did not converge compare too"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("Only best effort valid (finished) in 0 of 4"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("Counter-examples: configurations where best effort is not the best by more than 1 % (4 of 4"),
             std::string::npos)
       << out.str();
