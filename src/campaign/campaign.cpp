@@ -29,12 +29,38 @@ Spec prepare(const Options& o) {
                             o.max_nodes));
   if (!o.metric.empty()) check_metric(o.metric);  // refused before running
   Spec spec = read_spec(o.spec);
+  check_only(spec, o);
   if (!o.results.empty()) spec.results = o.results;
   if (o.timeout >= 0) spec.timeout = o.timeout;
   if (spec.settings.size() > kConfirmAbove && !o.yes && !o.report_only)
     throw Error(fmt::format("campaign \"{}\": {} settings; expected at most {} without --yes", o.spec,
                             spec.settings.size(), kConfirmAbove));
   return spec;
+}
+
+namespace {
+std::string joined(const std::set<std::string>& values) {
+  std::string s;
+  for (const auto& v : values) s += (s.empty() ? "" : ", ") + v;
+  return s;
+}
+}  // namespace
+
+void check_only(const Spec& spec, const Options& o) {
+  for (const auto& [column, values] : o.only) {
+    const auto at = std::find(kKeyColumns.begin(), kKeyColumns.end(), column);
+    if (at == kKeyColumns.end() || column == "spec_version") {
+      std::set<std::string> known(kKeyColumns.begin() + 1, kKeyColumns.end());
+      throw Error(fmt::format("--only {}: no such column; expected one of {}", column, joined(known)));
+    }
+    const auto c = static_cast<std::size_t>(at - kKeyColumns.begin());
+    std::set<std::string> in_spec;
+    for (const auto& x : spec.settings) in_spec.insert(x.values[c]);
+    for (const auto& v : values)
+      if (!in_spec.count(v))
+        throw Error(fmt::format("--only {}={}: campaign \"{}\" has no setting with {} {}; expected one of {}", column,
+                                v, o.spec, column, v, joined(in_spec)));
+  }
 }
 
 std::vector<std::size_t> left_to_run(const Spec& spec, const std::map<std::string, Row>& rows, bool retry) {
@@ -83,22 +109,34 @@ std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_
 }
 
 namespace {
-bool outside_nodes(const Setting& x, const Options& o) {
-  return (o.max_nodes > 0 && x.nodes > o.max_nodes) || x.nodes < o.min_nodes;
+bool outside(const Setting& x, const Options& o) {
+  if ((o.max_nodes > 0 && x.nodes > o.max_nodes) || x.nodes < o.min_nodes) return true;
+  for (const auto& [column, values] : o.only)
+    if (!values.count(x.value(column))) return true;
+  return false;
 }
 }  // namespace
 
 std::vector<std::size_t> select(const Spec& spec, std::vector<std::size_t> todo, const Options& o) {
-  std::erase_if(todo, [&](std::size_t i) { return outside_nodes(spec.settings[i], o); });
+  std::erase_if(todo, [&](std::size_t i) { return outside(spec.settings[i], o); });
   return o.smallest_first ? smallest_first(spec, std::move(todo)) : todo;
 }
 
-std::string nodes_limit(const Options& o) {
+std::string selection_text(const Options& o) {
+  std::string s;
   if (o.min_nodes > 0 && o.max_nodes > 0)
-    return o.min_nodes == o.max_nodes ? fmt::format(" ({} nodes)", o.min_nodes)
-                                      : fmt::format(" ({} to {} nodes)", o.min_nodes, o.max_nodes);
-  if (o.min_nodes > 0) return fmt::format(" (at least {} nodes)", o.min_nodes);
-  return o.max_nodes > 0 ? fmt::format(" (at most {} nodes)", o.max_nodes) : std::string();
+    s = o.min_nodes == o.max_nodes ? fmt::format("{} nodes", o.min_nodes)
+                                   : fmt::format("{} to {} nodes", o.min_nodes, o.max_nodes);
+  else if (o.min_nodes > 0)
+    s = fmt::format("at least {} nodes", o.min_nodes);
+  else if (o.max_nodes > 0)
+    s = fmt::format("at most {} nodes", o.max_nodes);
+  for (const auto& [column, values] : o.only) {
+    std::string list;
+    for (const auto& v : values) list += (list.empty() ? "" : ",") + v;
+    s += fmt::format("{}{}={}", s.empty() ? "" : "; ", column, list);
+  }
+  return s.empty() ? s : " (" + s + ")";
 }
 
 bool Piece::may_start(long started) const {
@@ -118,8 +156,8 @@ void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t d
 
 void report(const Spec& spec, const Options& o) {
   const auto rows = read_results(spec.results, spec.version);
-  Spec shown = spec;  // --min-nodes/--max-nodes: the summary of the settings run, not of the others
-  std::erase_if(shown.settings, [&](const Setting& x) { return outside_nodes(x, o); });
+  Spec shown = spec;  // --min-nodes, --max-nodes, --only: the summary of the settings run, not of the others
+  std::erase_if(shown.settings, [&](const Setting& x) { return outside(x, o); });
   const Comparison c = compare(shown, rows, o.metric);
   print_summary(std::cout, c);
   std::cout.flush();
@@ -139,7 +177,7 @@ void run_local(const Options& o) {
     const auto left = left_to_run(spec, file.rows(), o.retry);
     const auto todo = select(spec, left, o);
     fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run{} on {} jobs\n", spec.settings.size(),
-               spec.settings.size() - left.size(), spec.results, todo.size(), nodes_limit(o), o.jobs);
+               spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o), o.jobs);
     Runner runner(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, spec.timeout);
     const Piece piece(o);
     const auto start = std::chrono::steady_clock::now();

@@ -3,6 +3,7 @@
 #pragma once
 #include <chrono>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,13 +24,18 @@ struct Options {
   std::string metric;           // the summary's metric (empty: the mode's)
   int max_nodes = 0;            // > 0: run only the settings with at most this many nodes
   int min_nodes = 0;            // > 0: and with at least this many
+  // --only COLUMN=V1,V2: run and summarise only the settings whose key column is one of the values.
+  std::map<std::string, std::set<std::string>> only;
   long max_runs = 0;      // > 0: stop starting runs after this many (a piece of the campaign)
   double budget = 0;      // > 0: stop starting runs after this many wall seconds
 };
 
 // Reads the spec and applies the options (results path, timeout); refuses more than kConfirmAbove
-// settings without --yes. Throws hetlb::Error.
+// settings without --yes, and an --only column or value the spec does not have. Throws hetlb::Error.
 Spec prepare(const Options& o);
+
+// Throws hetlb::Error naming an --only column that is not a key column, or a value no setting has.
+void check_only(const Spec& spec, const Options& o);
 
 // Indices into spec.settings of the settings without a row (or, with retry, with a timeout/failed
 // row), in the spec's order (longest first).
@@ -39,11 +45,12 @@ std::vector<std::size_t> left_to_run(const Spec& spec, const std::map<std::strin
 // load, integer load) together: a partial campaign then holds complete comparisons.
 std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_t> todo);
 
-// What this invocation runs of `todo`: at most o.max_nodes nodes, in the order asked for.
+// What this invocation runs of `todo`: the settings within --min-nodes, --max-nodes and --only, in
+// the order asked for.
 std::vector<std::size_t> select(const Spec& spec, std::vector<std::size_t> todo, const Options& o);
 
-// " (at most N nodes)" when --max-nodes is given, for the progress lines.
-std::string nodes_limit(const Options& o);
+// The selection for the progress lines: " (at most N nodes)", " (16 nodes; topology=line)", or "".
+std::string selection_text(const Options& o);
 
 // Whether a piece's limits (max_runs, budget) allow starting another run.
 class Piece {

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -265,4 +267,41 @@ TEST(CampaignCli, StaggeredPhasesAreTheirOwnVersion) {
   EXPECT_EQ(slurp(staggered_csv), before);
 }
 
+}  // namespace
+
+// --only COLUMN=VALUES runs and summarises a slice of the matrix (the other settings stay to run);
+// a column or value the spec does not have is refused in one line before anything runs.
+namespace {
+TEST(CampaignCli, OnlyRunsAndSummarisesASlice) {
+  const std::string spec = tmp("only.json"), csv = tmp("only.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << kMatrix << csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec + " --only ratio=0.1 --only strategy=makhoul,besteffort", &out, &err), 0) << err;
+  EXPECT_NE(err.find("4 to run (ratio=0.1; strategy=besteffort,makhoul) on 1 jobs"), std::string::npos) << err;
+  auto r = rows(csv);
+  ASSERT_EQ(r.size(), 4u);  // 2 strategies x 2 virtual, ratio 0.1 only
+  for (const auto& row : r) EXPECT_EQ(row.at("ratio"), "0.1");
+  EXPECT_NE(out.find("1 of 1 configurations complete"), std::string::npos) << out;
+  ASSERT_EQ(hetlb(spec + " --report --only ratio=1", &out), 0);
+  EXPECT_NE(out.find("0 of 1 configurations complete"), std::string::npos) << out;
+  ASSERT_EQ(hetlb(spec + " --only strategy=makhoul --only ratio=1", &out, &err), 0) << err;
+  EXPECT_EQ(rows(csv).size(), 6u);  // makhoul, ratio 1: 2 more
+  ASSERT_EQ(hetlb(spec, &out), 0);
+  EXPECT_EQ(rows(csv).size(), 8u);
+  const std::string before = slurp(csv);
+  for (const auto& [args, expected, code] : std::vector<std::tuple<std::string, std::string, int>>{
+           {"--only topology=line", "--only topology=line: campaign \"" + spec +
+                                        "\" has no setting with topology line; expected one of ring", 1},
+           {"--only colour=red", "--only colour: no such column; expected one of estimates, initial", 1},
+           {"--only spec_version=t1", "--only spec_version: no such column", 1},
+           {"--only topology", "topology: expected COLUMN=VALUE[,VALUE...]", 2},
+           {"--only =ring", "=ring: expected COLUMN=VALUE[,VALUE...]", 2},
+           {"--only ratio=1,,0.1", "an empty value", 2}}) {
+    EXPECT_EQ(hetlb(spec + " --retry " + args, &out, &err), code) << args;
+    EXPECT_NE(err.find(expected), std::string::npos) << args << ": " << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_EQ(slurp(csv), before);
+  }
+}
 }  // namespace

@@ -51,7 +51,7 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
   const auto left = left_to_run(spec, file.rows(), o.retry);
   const auto todo = select(spec, left, o);
   fmt::print(stderr, "hetlb-campaign: {} settings, {} done in {}, {} to run{} on {} worker ranks\n",
-             spec.settings.size(), spec.settings.size() - left.size(), spec.results, todo.size(), nodes_limit(o),
+             spec.settings.size(), spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o),
              workers);
   const Piece piece(o);
   using Clock = std::chrono::steady_clock;

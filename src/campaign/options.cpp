@@ -38,6 +38,28 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::Range(1, 1 << 24));
   app.add_option("--min-nodes", o.min_nodes, "run and summarise only the settings with at least this many nodes")
       ->check(CLI::Range(1, 1 << 24));
+  app.add_option_function<std::vector<std::string>>(
+         "--only",
+         [&o](const std::vector<std::string>& items) {
+           for (const auto& item : items) {
+             const auto eq = item.find('=');
+             if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+               throw CLI::ValidationError("--only", item + ": expected COLUMN=VALUE[,VALUE...], e.g. topology=line");
+             auto& values = o.only[item.substr(0, eq)];
+             for (std::size_t start = eq + 1;;) {
+               const auto comma = item.find(',', start);
+               const std::string v = item.substr(start, comma == std::string::npos ? comma : comma - start);
+               if (v.empty())
+                 throw CLI::ValidationError("--only", item + ": an empty value; expected COLUMN=VALUE[,VALUE...]");
+               values.insert(v);
+               if (comma == std::string::npos) break;
+               start = comma + 1;
+             }
+           }
+         },
+         "run and summarise only the settings whose COLUMN (a results key column: platform, topology, ratio, "
+         "strategy, ...) is one of the VALUES: COLUMN=VALUE[,VALUE...], repeatable (settings must pass every one)")
+      ->allow_extra_args(false);
   app.add_option("--metric", o.metric,
                  "rank by this result column (default: max_convergence_date, or computed_load in fixed-duration "
                  "mode; also avg_convergence_date, avg_idle_time, data_transfer_amount, data_messages, "

@@ -267,7 +267,20 @@ TEST(CampaignOrder, SmallestFirstKeepsVariantsTogether) {
   Options one;
   one.min_nodes = one.max_nodes = 16;
   EXPECT_EQ(select(spec, all, one), small);
-  EXPECT_EQ(nodes_limit(one), " (16 nodes)");
+  EXPECT_EQ(selection_text(one), " (16 nodes)");
+  // --only: the settings whose column holds one of the values, with the node bounds.
+  one.only["topology"] = {"line"};
+  const auto lines = select(spec, all, one);
+  EXPECT_EQ(lines.size(), small.size() / 2);
+  for (std::size_t i : lines) {
+    EXPECT_EQ(spec.settings[i].value("topology"), "line");
+    EXPECT_EQ(spec.settings[i].nodes, 16);
+  }
+  EXPECT_EQ(selection_text(one), " (16 nodes; topology=line)");
+  Options any;
+  any.only["topology"] = {"line", "torus"};
+  EXPECT_EQ(select(spec, all, any).size(), all.size());
+  EXPECT_EQ(selection_text(any), " (topology=line,torus)");
 }
 
 }  // namespace hetlb::campaign
