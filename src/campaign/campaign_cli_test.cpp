@@ -289,6 +289,8 @@ TEST(CampaignCli, OnlyRunsAndSummarisesASlice) {
   EXPECT_EQ(rows(csv).size(), 6u);  // makhoul, ratio 1: 2 more
   ASSERT_EQ(hetlb(spec, &out), 0);
   EXPECT_EQ(rows(csv).size(), 8u);
+  ASSERT_EQ(hetlb(spec + " --report --only ratio=1 --only ratio=0.1", &out), 0);  // one column twice: both lists
+  EXPECT_NE(out.find("2 of 2 configurations complete"), std::string::npos) << out;
   const std::string before = slurp(csv);
   for (const auto& [args, expected, code] : std::vector<std::tuple<std::string, std::string, int>>{
            {"--only topology=line", "--only topology=line: campaign \"" + spec +

@@ -58,7 +58,8 @@ void add_options(CLI::App& app, Options& o) {
            }
          },
          "run and summarise only the settings whose COLUMN (a results key column: platform, topology, ratio, "
-         "strategy, ...) is one of the VALUES: COLUMN=VALUE[,VALUE...], repeatable (settings must pass every one)")
+         "strategy, ...) is one of the VALUES: COLUMN=VALUE[,VALUE...]; repeatable: a column given twice takes both "
+         "lists, settings must match every column given")
       ->allow_extra_args(false);
   app.add_option("--metric", o.metric,
                  "rank by this result column (default: max_convergence_date, or computed_load in fixed-duration "
