@@ -213,11 +213,7 @@ void ResultsFile::reattach(const std::string& key, const Row& in_hand) {
 
 std::string ResultsFile::save_rows_beside() const {
   std::string text = join_key(header_) + "\n";
-  for (const auto& [key, row] : rows_) {
-    std::vector<std::string> cells;
-    for (const auto& column : header_) cells.push_back(row.at(column));
-    text += join_key(cells) + "\n";
-  }
+  for (const auto& [key, row] : rows_) text += line_of(row);
   for (int n = 1; n < 1000; ++n) {
     const std::string saved = fmt::format("{}.saved-{}.csv", path_, n);
     const int fd = open(saved.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -238,11 +234,13 @@ std::string ResultsFile::save_rows_beside() const {
   return "(none: cannot write beside the results; the rows are above)";
 }
 
-void ResultsFile::write_row(const Row& row) {
+std::string ResultsFile::line_of(const Row& row) const {
   std::vector<std::string> cells;
   for (const auto& column : header_) cells.push_back(row.at(column));
-  write_all(fd_, join_key(cells) + "\n", path_);
+  return join_key(cells) + "\n";
 }
+
+void ResultsFile::write_row(const Row& row) { write_all(fd_, line_of(row), path_); }
 
 ResultsFile::~ResultsFile() {
   if (fd_ >= 0) close(fd_);

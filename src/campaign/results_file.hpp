@@ -54,6 +54,7 @@ class ResultsFile {
   // used, the rows held and `in_hand` are saved beside it and the error names where.
   void reattach(const std::string& key, const Row& in_hand);
   std::string save_rows_beside() const;  // rows_ in a new file PATH.saved-N.csv; its path
+  std::string line_of(const Row& row) const;  // the row's CSV line, in the header's column order
   void write_row(const Row& row);
 
   std::string path_, spec_version_;
