@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -21,8 +22,10 @@
 namespace hetlb::campaign {
 
 namespace {
-// A gap this long between two polls of the runs (20 ms apart) is time spent stopped.
-constexpr std::chrono::seconds kStoppedGap{2};
+// SIGCONTs received: the campaign (with its runs, in its process group) was stopped and continued.
+std::atomic<unsigned> continues{0};
+static_assert(std::atomic<unsigned>::is_always_lock_free, "the SIGCONT handler needs a lock-free counter");
+extern "C" void count_continue(int) { continues.fetch_add(1, std::memory_order_relaxed); }
 
 std::string temp_file() {
   const char* dir = std::getenv("TMPDIR");
@@ -55,9 +58,26 @@ std::string hetlb_beside_self() {
   return (self.parent_path() / "hetlb").string();
 }
 
-Runner::Runner(std::string hetlb, double timeout) : hetlb_(std::move(hetlb)), timeout_(timeout) {}
+Runner::Runner(std::string hetlb, double timeout) : hetlb_(std::move(hetlb)), timeout_(timeout) {
+  struct sigaction on_continue {};
+  on_continue.sa_handler = count_continue;
+  on_continue.sa_flags = SA_RESTART;
+  sigemptyset(&on_continue.sa_mask);
+  sigaction(SIGCONT, &on_continue, &previous_sigcont_);
+}
+
+// The clock and the SIGCONT count read together: no SIGCONT came between the two reads of the count,
+// so every stop the count holds ended before `now`, and a stop not in it ends after.
+Runner::Look Runner::look() {
+  for (;;) {
+    const unsigned before = continues.load();
+    const auto now = std::chrono::steady_clock::now();
+    if (continues.load() == before) return {now, before};
+  }
+}
 
 Runner::~Runner() {
+  sigaction(SIGCONT, &previous_sigcont_, nullptr);
   for (Child& c : children_) {
     kill(c.pid, SIGKILL);
     waitpid(c.pid, nullptr, 0);
@@ -67,10 +87,11 @@ Runner::~Runner() {
 }
 
 void Runner::start(std::size_t id, const std::vector<std::string>& args) {
-  Child c{0, id, temp_file(), temp_file(), std::chrono::steady_clock::now()};
-  // With runs in flight, a stop since the last poll must still be seen by the next one: the clock's
-  // last look moves only when nothing is running (a stop from here on is seen at the next poll).
-  if (children_.empty()) last_poll_ = c.start;
+  const Look at = look();
+  Child c{0, id, temp_file(), temp_file(), at.now};
+  // With runs in flight, a stop since the last poll must still be seen by the next one: the last look
+  // moves only when nothing is running (a stop from here on is seen at the next poll).
+  if (children_.empty()) last_look_ = at;
   std::vector<std::string> argv{hetlb_, "simulate", "diffusion"};
   argv.insert(argv.end(), args.begin(), args.end());
   const pid_t parent = getpid();
@@ -124,13 +145,15 @@ std::vector<Outcome> Runner::wait_for(double seconds) {
   std::vector<Outcome> ended;
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (ended.empty() && !children_.empty() && (seconds < 0 || std::chrono::steady_clock::now() < until)) {
-    // Polls come every 20 ms: a longer gap is time the campaign (and its runs, in its process group)
-    // spent stopped (Ctrl-Z, SIGSTOP, a suspended machine). It does not count against the runs'
-    // timeouts, or resuming would record every run in progress as a timeout.
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_poll_ > kStoppedGap)
-      for (Child& c : children_) c.start += now - last_poll_;
-    last_poll_ = now;
+    // A SIGCONT since the last look: the campaign and its runs (its process group) were stopped
+    // (Ctrl-Z, SIGSTOP) in between. That time does not count against the runs' timeouts, or resuming
+    // would record every run in progress as a timeout. Any other gap counts, however long (a busy
+    // disk, a loaded machine); a suspended machine's sleep is not on the steady clock.
+    const Look at = look();
+    const auto now = at.now;
+    if (at.continues != last_look_.continues)
+      for (Child& c : children_) c.start += now - last_look_.now;
+    last_look_ = at;
     for (auto it = children_.begin(); it != children_.end();) {
       int status = 0;
       const pid_t got = waitpid(it->pid, &status, WNOHANG);

@@ -1,8 +1,9 @@
 // Runs `hetlb simulate diffusion` processes (one SimGrid engine per process) with a wall-clock
 // timeout each: a run over it is killed and reported as "timeout"; time the campaign spends stopped
-// (Ctrl-Z, SIGSTOP) does not count. Children die with their parent (a campaign killed loses only its
-// runs in progress).
+// (Ctrl-Z, SIGSTOP; seen by the SIGCONT that resumes it) does not count. Children die with their
+// parent (a campaign killed loses only its runs in progress).
 #pragma once
+#include <signal.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -25,6 +26,7 @@ struct Outcome {
 class Runner {
  public:
   // `hetlb`: the hetlb executable; `timeout`: wall seconds per run (0: none).
+  // It counts SIGCONTs (one Runner at a time per process): the previous handler is back when it goes.
   Runner(std::string hetlb, double timeout);
   ~Runner();  // kills the runs still in progress
   Runner(const Runner&) = delete;
@@ -45,11 +47,17 @@ class Runner {
     std::chrono::steady_clock::time_point start;
     bool killed = false;
   };
+  struct Look {
+    std::chrono::steady_clock::time_point now;
+    unsigned continues = 0;  // SIGCONTs received by then
+  };
+  static Look look();
   Outcome collect(const Child& c, int status);
   std::string hetlb_;
   double timeout_;
   std::vector<Child> children_;
-  std::chrono::steady_clock::time_point last_poll_;  // the runs' last look at the clock (a start or a poll)
+  Look last_look_;  // the runs' last look at the clock (a start or a poll)
+  struct sigaction previous_sigcont_ {};
 };
 
 // The hetlb executable beside the running one (hetlb-campaign and hetlb are installed together).

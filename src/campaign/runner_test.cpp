@@ -1,0 +1,63 @@
+// The runner's wall clock: time between its polls counts against a run, however long; time the
+// campaign spends stopped (seen by the SIGCONT that resumes it) does not.
+#include "runner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace hetlb::campaign {
+namespace {
+
+const std::vector<std::string> kShortRun{"--strategy", "makhoul", "--platform", "cluster", "--nodes",   "16",
+                                         "--topology", "ring",    "--initial",  "single",  "--ratio",   "1",
+                                         "--iterations", "200", "--format", "json"};
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// A campaign busy elsewhere for 3 s (writing a row to a slow disk, say) was not stopped: the run's
+// time goes on.
+TEST(Runner, TimeBetweenPollsCountsWhenNothingStopped) {
+  Runner runner(std::string(HETLB_BINARY_DIR) + "/bin/hetlb", 0);
+  runner.start(7, kShortRun);
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  const auto ended = runner.wait();
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].id, 7u);
+  EXPECT_EQ(ended[0].status, "ok") << ended[0].error;
+  EXPECT_GE(ended[0].wall_seconds, 3.0);
+}
+
+// Stopped for 3 s, then continued (SIGCONT): those 3 s are not the run's.
+TEST(Runner, TimeStoppedDoesNotCount) {
+  Runner runner(std::string(HETLB_BINARY_DIR) + "/bin/hetlb", 0);
+  const auto begin = std::chrono::steady_clock::now();
+  runner.start(3, kShortRun);
+  const pid_t waker = fork();
+  ASSERT_GE(waker, 0);
+  if (waker == 0) {
+    sleep(3);
+    kill(getppid(), SIGCONT);
+    _exit(0);
+  }
+  kill(getpid(), SIGSTOP);
+  const auto ended = runner.wait();
+  const double total = seconds_since(begin);
+  waitpid(waker, nullptr, 0);
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].status, "ok") << ended[0].error;
+  EXPECT_GE(total, 2.9);
+  EXPECT_LE(ended[0].wall_seconds, total - 2.5) << "of " << total << " s in all";
+}
+
+}  // namespace
+}  // namespace hetlb::campaign
