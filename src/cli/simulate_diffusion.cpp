@@ -93,6 +93,9 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--k", c.strategy.k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();
   sub->add_flag("--virtual-load", c.virtual_load, "announce transfers on control messages (virtual load)");
   sub->add_flag("--integer", c.strategy.integer, "integer load (round down, then DASUD's unit rules)");
+  sub->add_flag("--residue-equal", c.strategy.residue_equal,
+                "simple: a neighbour lighter by less than 1e-9 of the node's load counts as equal, so "
+                "floating-point residue cannot hold a transfer back (off: the draft's rule)");
   sub->add_option("--estimates", o->estimates,
                   "a node's estimate of a neighbour: accounted (its last report plus our transfers it has not "
                   "acknowledged) or reported (its last report only)")

@@ -21,6 +21,7 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
       {"k", c.strategy.k},
       {"virtual_load", c.virtual_load},
       {"integer", c.strategy.integer},
+      {"residue_equal", c.strategy.residue_equal},
       {"estimates", diffusion::to_string(c.estimates)},
       {"lb_phase", diffusion::to_string(c.lb_phase)},
       {"initial", c.initial},

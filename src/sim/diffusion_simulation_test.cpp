@@ -197,7 +197,7 @@ TEST(Diffusion, SimpleDeadlocksOnTheLineAsTheDraftWarns) {
   c.ratio = 10;
   c.seed = 1;
   c.lb_phase = diffusion::BalancingPhase::staggered;
-  c.strategy = {diffusion::parse_strategy("simple"), 1, false};
+  c.strategy = {diffusion::parse_strategy("simple"), 1, false, false};
   const std::string text = testing::run_in_child([&c] {
     DecisionEvent last;
     c.on_decision = [&last](const DecisionEvent& e) {
@@ -219,10 +219,23 @@ TEST(Diffusion, SimpleDeadlocksOnTheLineAsTheDraftWarns) {
   EXPECT_LT(own - left, 1e-9 * own);         // below the residue threshold:
   EXPECT_EQ(sent, 0);                        // nothing is sent, ever again
   EXPECT_DOUBLE_EQ(final1, own);
-  c.strategy = {diffusion::parse_strategy("besteffort"), 1, false};
+  c.strategy = {diffusion::parse_strategy("besteffort"), 1, false, false};
   const Outcome be = run_forked(c);
   ASSERT_TRUE(be.error.empty()) << be.error;
   EXPECT_TRUE(be.m.converged);
+  // The deadlock is the residue's: simple with residue counted as equal converges too.
+  c.strategy = {diffusion::parse_strategy("simple"), 1, false, true};
+  const Outcome tolerant = run_forked(c);
+  ASSERT_TRUE(tolerant.error.empty()) << tolerant.error;
+  EXPECT_TRUE(tolerant.m.converged);
+}
+
+TEST(Diffusion, ResidueEqualIsForSimpleOnly) {
+  DiffusionConfig c = small("makhoul", 1, false, false);
+  c.strategy.residue_equal = true;
+  const Outcome o = run_forked(c);
+  EXPECT_NE(o.error.find("--residue-equal: applies to --strategy simple only, not makhoul"), std::string::npos)
+      << o.error;
 }
 
 TEST(Diffusion, SameSeedSameOutput) {

@@ -13,6 +13,9 @@ struct Strategy {
   StrategyKind kind = StrategyKind::besteffort;
   double k = 1.0;        // best effort: each computed transfer is divided by k (k >= 1)
   bool integer = false;  // integer load: transfers rounded as in integer_transfers()
+  // simple: a neighbour lighter than the node by less than kNegligibleTransfer of its load counts as
+  // equal, so floating-point residue cannot bound the transfer. Off: the draft's rule as stated.
+  bool residue_equal = false;
 };
 
 // "none", "simple", "makhoul", "besteffort"; throws hetlb::Error otherwise.
@@ -27,7 +30,7 @@ inline constexpr double kNegligibleTransfer = 1e-9;
 std::vector<double> balance(const Strategy& strategy, double load, const std::vector<double>& neighbours);
 
 // The real-valued rules, one file each.
-std::vector<double> simple_transfers(double load, const std::vector<double>& neighbours);
+std::vector<double> simple_transfers(double load, const std::vector<double>& neighbours, bool residue_equal = false);
 std::vector<double> makhoul_transfers(double load, const std::vector<double>& neighbours);
 std::vector<double> best_effort_transfers(double load, const std::vector<double>& neighbours, double k);
 

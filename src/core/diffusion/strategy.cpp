@@ -38,7 +38,7 @@ std::vector<double> balance(const Strategy& strategy, double load, const std::ve
   std::vector<double> out;
   switch (strategy.kind) {
     case StrategyKind::none: return std::vector<double>(neighbours.size(), 0.0);
-    case StrategyKind::simple: out = simple_transfers(load, neighbours); break;
+    case StrategyKind::simple: out = simple_transfers(load, neighbours, strategy.residue_equal); break;
     case StrategyKind::makhoul: out = makhoul_transfers(load, neighbours); break;
     case StrategyKind::besteffort: out = best_effort_transfers(load, neighbours, strategy.k); break;
   }

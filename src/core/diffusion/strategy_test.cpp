@@ -50,6 +50,25 @@ TEST(Simple, PaperChainExample) {
   EXPECT_EQ(s[1], 0);
 }
 
+// The chain again, with the heavier neighbour lighter by residue only (the 16-node deadlock of the
+// study: 9e-13 below a load of 2,459): the draft's rule sends the residue, which balance() drops;
+// with residue_equal that neighbour counts as equal and the light end gets half the difference.
+TEST(Simple, ResidueEqualIgnoresANeighbourLighterByResidueOnly) {
+  const double x = 2458.9841841163893, residue_below = 2458.9841841163884;
+  const auto draft = simple_transfers(x, {1373, residue_below});
+  EXPECT_GT(draft[0], 0);
+  EXPECT_LT(draft[0], 1e-11);
+  EXPECT_EQ(balance(Strategy{StrategyKind::simple}, x, {1373, residue_below}), (std::vector<double>{0, 0}));
+  Strategy tolerant{StrategyKind::simple};
+  tolerant.residue_equal = true;
+  const auto s = balance(tolerant, x, {1373, residue_below});
+  EXPECT_DOUBLE_EQ(s[0], (x - 1373) / 2);
+  EXPECT_EQ(s[1], 0);
+  // A real gap (the draft's 99.99 below 100, or 5e-4 below 1,039) still bounds the transfer.
+  EXPECT_NEAR(simple_transfers(100, {10, 99.99}, true)[0], 0.01, 1e-9);
+  EXPECT_NEAR(simple_transfers(1039, {905, 1039 - 5e-4}, true)[0], 5e-4, 1e-9);
+}
+
 TEST(Simple, HalfTheDifferenceWithOneLighterNeighbour) {
   EXPECT_EQ(simple_transfers(10, {2, 20}), (std::vector<double>{4, 0}));
 }
