@@ -48,6 +48,15 @@ TEST(SimulateCli, JsonHasThePapersMetrics) {
   EXPECT_EQ(j["final_total_load"].get<double>(), 800);
 }
 
+// The draft's simple rule unless --residue-equal says otherwise; the JSON says which ran.
+TEST(SimulateCli, ResidueEqualIsSaid) {
+  for (const bool on : {false, true}) {
+    const CliRun r = hetlb(std::string(kSmall) + "--strategy simple --format json" + (on ? " --residue-equal" : ""));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out).at("residue_equal").get<bool>(), on);
+  }
+}
+
 // The table gives dates in seconds and says so, and convergence dates in tau too: at ratio 0.1 tau is
 // 0.1 s, so a bare 52.7 would read as 52.7 tau when it is 527.
 TEST(SimulateCli, TableGivesDatesInSecondsAndTau) {
@@ -139,6 +148,7 @@ TEST(SimulateCli, RefusesBadInput) {
   std::ofstream(disc) << "0 1\n1 0\n2 3\n3 2\n";
   std::ofstream(xml) << "<platform version=\"4.1\"><zone id=\"z\" routing=\"Full\">\n<host id=\"a\"";
   expect_refused("--strategy bogus", "strategy \"bogus\"");
+  expect_refused("--residue-equal", "--residue-equal: applies to --strategy simple only, not besteffort");
   // CLI11 wrapped negative seeds (-5 became 2^64 - 5) and saturated large counts, silently.
   expect_refused("--seed -5", "--seed: value -5: expected a whole number from 0 to 18446744073709551615");
   expect_refused("--seed 99999999999999999999999", "--seed: value 99999999999999999999999: expected a whole number");
