@@ -174,6 +174,8 @@ TEST(CampaignCli, RecordsTimeoutsOnce) {
     EXPECT_EQ(row.at("status"), "timeout");
     EXPECT_EQ(row.at("wall_seconds"), "0.500");
     EXPECT_EQ(row.at("converged"), "");
+    EXPECT_EQ(row.at("error").rfind("over the 0.5 s timeout (", 0), 0u) << row.at("error");
+    EXPECT_NE(row.at("error").find(" s of CPU)"), std::string::npos) << row.at("error");
   }
   EXPECT_NE(out.find("| makhoul | 2 | 0 | 0 | 2 | 0 | 0 |"), std::string::npos) << out;  // counted as timeouts
   ASSERT_EQ(hetlb(spec, &out, &err), 0);

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -111,17 +112,21 @@ void Runner::start(std::size_t id, const std::vector<std::string>& args) {
   children_.push_back(std::move(c));
 }
 
-Outcome Runner::collect(const Child& c, int status) {
+Outcome Runner::collect(const Child& c, int status, const struct rusage& usage) {
   Outcome o;
   o.id = c.id;
   o.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
+  o.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                  static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1e-6;
   const std::string out = slurp(c.out), err = slurp(c.err);
   std::remove(c.out.c_str());
   std::remove(c.err.c_str());
   if (c.killed) {
     o.status = "timeout";
     o.wall_seconds = timeout_;
-    o.error = fmt::format("over the {} s timeout", timeout_);
+    // The CPU time it had says whether the machine was busy: well below the timeout, other work
+    // (another campaign, a build) took the cores, and `--retry` on a quieter machine may end it.
+    o.error = fmt::format("over the {} s timeout ({:.1f} s of CPU)", timeout_, o.cpu_seconds);
     return o;
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
@@ -156,14 +161,15 @@ std::vector<Outcome> Runner::wait_for(double seconds) {
     last_look_ = at;
     for (auto it = children_.begin(); it != children_.end();) {
       int status = 0;
-      const pid_t got = waitpid(it->pid, &status, WNOHANG);
+      struct rusage usage {};
+      const pid_t got = wait4(it->pid, &status, WNOHANG, &usage);
       if (got == it->pid) {
-        ended.push_back(collect(*it, status));
+        ended.push_back(collect(*it, status, usage));
         it = children_.erase(it);
         continue;
       }
       // The age at `now`, the date the stop check above used: a stop that lands after that check (in
-      // waitpid, say) is seen by the next poll's check, never counted here as the run's own time.
+      // wait4, say) is seen by the next poll's check, never counted here as the run's own time.
       const double age = std::chrono::duration<double>(now - it->start).count();
       if (timeout_ > 0 && age > timeout_ && !it->killed) {
         kill(it->pid, SIGKILL);

@@ -4,6 +4,7 @@
 // parent (a campaign killed loses only its runs in progress).
 #pragma once
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -19,8 +20,9 @@ struct Outcome {
   std::size_t id = 0;
   std::string status;   // ok, timeout or failed
   nlohmann::json result;  // the simulator's JSON when ok
-  std::string error;    // the simulator's error line when failed
+  std::string error;    // the simulator's error line when failed; the CPU time had when timeout
   double wall_seconds = 0;
+  double cpu_seconds = 0;  // the run's own (user + system); not carried by encode()
 };
 
 class Runner {
@@ -52,7 +54,7 @@ class Runner {
     unsigned continues = 0;  // SIGCONTs received by then
   };
   static Look look();
-  Outcome collect(const Child& c, int status);
+  Outcome collect(const Child& c, int status, const struct rusage& usage);
   std::string hetlb_;
   double timeout_;
   std::vector<Child> children_;

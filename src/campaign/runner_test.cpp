@@ -59,5 +59,25 @@ TEST(Runner, TimeStoppedDoesNotCount) {
   EXPECT_LE(ended[0].wall_seconds, total - 2.5) << "of " << total << " s in all";
 }
 
+// A run past its timeout is killed; its error says how much CPU it had (here, with the machine to
+// itself, about the timeout; far less means other work took the cores).
+TEST(Runner, TimeoutSaysTheCpuTimeItHad) {
+  Runner runner(std::string(HETLB_BINARY_DIR) + "/bin/hetlb", 1.0);
+  runner.start(1, {"--strategy", "makhoul", "--platform", "cluster", "--nodes", "256", "--topology", "line",
+                   "--initial", "single", "--iterations", "1000000", "--format", "json"});
+  const auto ended = runner.wait();
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].status, "timeout");
+  EXPECT_EQ(ended[0].wall_seconds, 1.0);
+  const std::string prefix = "over the 1 s timeout (", suffix = " s of CPU)";
+  ASSERT_EQ(ended[0].error.rfind(prefix, 0), 0u) << ended[0].error;
+  ASSERT_GT(ended[0].error.size(), prefix.size() + suffix.size()) << ended[0].error;
+  EXPECT_EQ(ended[0].error.substr(ended[0].error.size() - suffix.size()), suffix) << ended[0].error;
+  const double cpu = std::stod(ended[0].error.substr(prefix.size()));
+  EXPECT_GT(ended[0].cpu_seconds, 0);
+  EXPECT_LE(ended[0].cpu_seconds, 1.5);  // never more than the wall time it had
+  EXPECT_NEAR(cpu, ended[0].cpu_seconds, 0.051);
+}
+
 }  // namespace
 }  // namespace hetlb::campaign
