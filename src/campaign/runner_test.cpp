@@ -59,8 +59,8 @@ TEST(Runner, TimeStoppedDoesNotCount) {
   EXPECT_LE(ended[0].wall_seconds, total - 2.5) << "of " << total << " s in all";
 }
 
-// A run past its timeout is killed; its error says how much CPU it had (here, with the machine to
-// itself, about the timeout; far less means other work took the cores).
+// A run past its timeout is killed; its error says how much CPU it had: at most the timeout, and far
+// less when other work took the cores.
 TEST(Runner, TimeoutSaysTheCpuTimeItHad) {
   Runner runner(std::string(HETLB_BINARY_DIR) + "/bin/hetlb", 1.0);
   runner.start(1, {"--strategy", "makhoul", "--platform", "cluster", "--nodes", "256", "--topology", "line",
