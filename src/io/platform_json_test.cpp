@@ -111,6 +111,12 @@ TEST(PlatformJson, BadInputsSayWhatAndWhere) {
        "root: 'a\\nb' is not a processor name"},
       {R"({"processors": [{"name": "a\tb", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
        "expected a name without control characters"},
+      // Counts past the expansion limit, alone or added up, are refused before any expansion of theirs.
+      {R"({"processors": [{"name": "a", "count": 5E6, "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "processors[0].count: value 5000000.0: expected an integer between 1 and 1000000"},
+      {R"({"processors": [{"name": "a", "count": 600000, "compute": {"per_item": 1}, "comm": {"per_item": 0}},
+                          {"name": "b", "count": 400001, "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})",
+       "processors[1].count: more than 1000000 processors in all"},
   };
   for (const Case& c : cases) {
     const std::string msg = error_of(c.text);
