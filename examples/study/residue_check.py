@@ -13,42 +13,28 @@ ways the median ratio of the last convergence dates (residue-equal / draft). Abo
 (16: 96 runs, about 30 s); with --check FILE, prints nothing and exits 1 unless FILE (docs/study.md)
 holds every row of the table as the runs give it.
 """
+import argparse
 import csv
-import json
 import os
 import statistics
-import subprocess
 import sys
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from compare_runs import row_args, run  # noqa: E402  (a results row as simulate's arguments; one run)
+
 STUDY = os.path.join(HERE, "..", "..", "docs", "study")
 SPECS = [("aligned", "convergence.csv"), ("staggered", "convergence-staggered.csv")]
 
 
-def args_of(r, phase):
-    a = ["simulate", "diffusion", "--strategy", "simple", "--k", r["k"], "--estimates", r["estimates"],
-         "--platform", r["platform"], "--nodes", r["nodes"], "--topology", r["topology"], "--initial", r["initial"],
-         "--ratio", r["ratio"], "--seed", r["seed"], "--load-per-node", r["load_per_node"], "--iterations",
-         r["iterations"], "--time-limit", r["time_limit"], "--min-comp-iter=" + r["min_comp_iter"],
-         "--min-lb-iter=" + r["min_lb_iter"], "--lb-phase", phase, "--residue-equal", "--format", "json"]
-    return a + (["--virtual-load"] if r["virtual_load"] == "true" else [])
-
-
 def main():
-    args = sys.argv[1:]
-    options = {}
-    for flag in ("--nodes", "--check"):
-        if flag in args:
-            i = args.index(flag)
-            if i + 1 >= len(args):
-                sys.exit(f"residue_check.py: {flag} needs a value")
-            options[flag] = args.pop(i + 1)
-            args.pop(i)
-    if len(args) > 1 or options.get("--nodes", "16") not in ("16", "64"):
-        sys.exit("usage: residue_check.py [HETLB] [--nodes 16|64] [--check FILE]")
-    hetlb = args[0] if args else "build/bin/hetlb"
-    sizes = [options["--nodes"]] if "--nodes" in options else ["16", "64"]
+    parser = argparse.ArgumentParser(description="simple's committed line runs again with --residue-equal")
+    parser.add_argument("hetlb", nargs="?", default="build/bin/hetlb")
+    parser.add_argument("--nodes", choices=["16", "64"], help="one size only")
+    parser.add_argument("--check", metavar="FILE", help="exit 1 unless FILE holds every row of the table")
+    options = parser.parse_args()
+    sizes = [options.nodes] if options.nodes else ["16", "64"]
     runs = []
     for phase, name in SPECS:
         for r in csv.DictReader(open(os.path.join(STUDY, name))):
@@ -59,10 +45,9 @@ def main():
         sys.exit("residue_check.py: no committed real-load line run of simple at 16 or 64 nodes")
     groups = defaultdict(lambda: {"runs": 0, "draft": 0, "equal": 0, "ratios": []})
     for i, (phase, r) in enumerate(runs, 1):
-        out = subprocess.run([hetlb] + args_of(r, phase), capture_output=True, text=True)
-        if out.returncode != 0:
-            sys.exit(f"residue_check.py: {hetlb} failed: {out.stderr.strip()}")
-        j = json.loads(out.stdout)
+        j = run(options.hetlb, row_args(r) + ["--residue-equal"])
+        if "error" in j:
+            sys.exit(f"residue_check.py: {options.hetlb} failed: {j['error']}")
         g = groups[(phase, int(r["nodes"]), r["virtual_load"])]
         g["runs"] += 1
         g["draft"] += r["converged"] == "1"
@@ -74,18 +59,18 @@ def main():
               f"residue-equal {j['converged']}", file=sys.stderr, flush=True)
     lines = ["| phases | nodes | virtual load | runs | converge (draft's rule) | converge (--residue-equal) "
              "| date ratio, median (range) |", "|---|---|---|---|---|---|---|"]
-    for (phase, nodes, virtual), g in sorted(groups.items(), key=lambda x: (x[0][0], x[0][1], x[0][2])):
+    for (phase, nodes, virtual), g in sorted(groups.items()):
         x = g["ratios"]
         ratio = f"{statistics.median(x):.3f} ({min(x):.3f} to {max(x):.3f})" if x else "-"
         lines.append(f"| {phase} | {nodes} | {'yes' if virtual == 'true' else 'no'} | {g['runs']} | {g['draft']} "
                      f"| {g['equal']} | {ratio} |")
-    if "--check" not in options:
+    if not options.check:
         print("\n".join(lines))
         return
-    held = open(options["--check"]).read().splitlines()
+    held = open(options.check).read().splitlines()
     missing = [line for line in lines if line not in held]
     if missing:
-        sys.exit(f"residue_check.py: {options['--check']} does not hold, as the runs give it: {missing[0]}")
+        sys.exit(f"residue_check.py: {options.check} does not hold, as the runs give it: {missing[0]}")
 
 
 if __name__ == "__main__":
