@@ -30,7 +30,9 @@ void send(World& w, std::vector<s4u::CommPtr>& pending, s4u::Mailbox* box, const
     pending.erase(pending.begin() + k);
 }
 
-// One line at most every 5 s of wall time: nodes in the band, the shortest running streak.
+// One line at most every 5 s of wall time: nodes in the band, the shortest running streak, data
+// messages in flight (each receiving activity takes one at a time, so they queue where communication
+// dominates, and that is what makes such runs slow).
 void report_progress(World& w) {
   if (!w.config.progress) return;
   const double now = wall_now();
@@ -41,9 +43,9 @@ void report_progress(World& w) {
     const long s = w.tracker.streak(n.id);
     if (s > 0 && (shortest < 0 || s < shortest)) shortest = s;
   }
-  fmt::print(stderr, "hetlb: simulated {:.1f} s, {}/{} nodes in the 1% band (shortest streak {}/{}), {} converged, {:.0f} s wall\n",
+  fmt::print(stderr, "hetlb: simulated {:.1f} s, {}/{} nodes in the 1% band (shortest streak {}/{}), {} converged, {} data messages in flight, {:.0f} s wall\n",
              s4u::Engine::get_clock(), w.tracker.in_band_count(), w.nodes.size(), std::max(0L, shortest),
-             w.tracker.iterations(), w.tracker.converged_count(), now - w.wall_start);
+             w.tracker.iterations(), w.tracker.converged_count(), w.in_flight, now - w.wall_start);
 }
 }  // namespace
 
