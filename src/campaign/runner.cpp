@@ -44,6 +44,17 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// The last progress line of a run's stderr ("simulated 412.3 s of 2000.0 s, 0/256 nodes in the 1% band
+// ..."), without its prefix: how far a run that was killed had got. Empty if it printed none.
+std::string last_progress(const std::string& err) {
+  const std::string prefix = "hetlb: simulated ";
+  std::string last;
+  std::size_t begin = 0;
+  for (std::size_t end; (end = err.find('\n', begin)) != std::string::npos; begin = end + 1)
+    if (err.compare(begin, prefix.size(), prefix) == 0) last = err.substr(begin + 7, end - begin - 7);
+  return last;  // a line cut off by the kill (no newline) is not taken
+}
+
 // The last "hetlb: error:" line of a run's stderr.
 std::string error_line(const std::string& err) {
   const auto last = err.rfind("hetlb: error:");
@@ -127,6 +138,7 @@ Outcome Runner::collect(const Child& c, int status, const struct rusage& usage) 
     // The CPU time it had says whether the machine was busy: well below the timeout, other work
     // (another campaign, a build) took the cores, and `--retry` on a quieter machine may end it.
     o.error = fmt::format("over the {} s timeout ({:.1f} s of CPU)", timeout_, o.cpu_seconds);
+    if (const std::string p = last_progress(err); !p.empty()) o.error += "; last progress: " + p;
     return o;
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {

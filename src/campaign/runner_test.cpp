@@ -1,14 +1,18 @@
 // The runner's wall clock: time between its polls counts against a run, however long; time the
-// campaign spends stopped (seen by the SIGCONT that resumes it) does not.
+// campaign spends stopped (seen by the SIGCONT that resumes it) does not. A run past its timeout says
+// how much CPU it had and how far it got.
 #include "runner.hpp"
 
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -77,6 +81,49 @@ TEST(Runner, TimeoutSaysTheCpuTimeItHad) {
   EXPECT_GT(ended[0].cpu_seconds, 0);
   EXPECT_LE(ended[0].cpu_seconds, 1.5);  // never more than the wall time it had
   EXPECT_NEAR(cpu, ended[0].cpu_seconds, 0.051);
+}
+
+// A run killed at its timeout also says how far it had got: its last whole progress line. A line the
+// kill cut off is not taken.
+TEST(Runner, TimeoutSaysTheLastProgressLine) {
+  char dir[] = "/tmp/hetlb-runner-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  const std::string script = std::string(dir) + "/hetlb";
+  {
+    std::ofstream out(script);
+    out << "#!/bin/sh\n"
+           "echo 'hetlb: simulated 1.0 s of 10.0 s, first' >&2\n"
+           "echo 'hetlb: warning: not progress' >&2\n"
+           "echo 'hetlb: simulated 2.5 s of 10.0 s, 3/16 nodes in the 1% band' >&2\n"
+           "printf 'hetlb: simulated 3.0 s of 10' >&2\n"
+           "exec sleep 30\n";
+  }
+  ASSERT_EQ(chmod(script.c_str(), 0755), 0);
+  Runner runner(script, 1.0);
+  runner.start(2, kShortRun);
+  const auto ended = runner.wait();
+  std::remove(script.c_str());
+  rmdir(dir);
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].status, "timeout");
+  const std::string suffix = " s of CPU); last progress: simulated 2.5 s of 10.0 s, 3/16 nodes in the 1% band";
+  ASSERT_GT(ended[0].error.size(), suffix.size()) << ended[0].error;
+  EXPECT_EQ(ended[0].error.substr(ended[0].error.size() - suffix.size()), suffix) << ended[0].error;
+}
+
+// The same with the simulator itself, which prints a progress line every 5 s of wall time.
+TEST(Runner, TimeoutOfASimulationSaysHowFarItGot) {
+  Runner runner(std::string(HETLB_BINARY_DIR) + "/bin/hetlb", 6.5);
+  runner.start(1, {"--strategy", "makhoul", "--platform", "cluster", "--nodes", "256", "--topology", "line",
+                   "--initial", "single", "--iterations", "1000000", "--format", "json"});
+  const auto ended = runner.wait();
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].status, "timeout");
+  const std::string& e = ended[0].error;
+  const auto at = e.find(" s of CPU); last progress: simulated ");
+  ASSERT_NE(at, std::string::npos) << e;
+  EXPECT_NE(e.find(" nodes in the 1% band (shortest streak ", at), std::string::npos) << e;
+  EXPECT_NE(e.find(" data messages in flight, ", at), std::string::npos) << e;
 }
 
 }  // namespace

@@ -43,8 +43,8 @@ void report_progress(World& w) {
     const long s = w.tracker.streak(n.id);
     if (s > 0 && (shortest < 0 || s < shortest)) shortest = s;
   }
-  fmt::print(stderr, "hetlb: simulated {:.1f} s, {}/{} nodes in the 1% band (shortest streak {}/{}), {} converged, {} data messages in flight, {:.0f} s wall\n",
-             s4u::Engine::get_clock(), w.tracker.in_band_count(), w.nodes.size(), std::max(0L, shortest),
+  fmt::print(stderr, "hetlb: simulated {:.1f} s of {:.1f} s, {}/{} nodes in the 1% band (shortest streak {}/{}), {} converged, {} data messages in flight, {:.0f} s wall\n",
+             s4u::Engine::get_clock(), w.time_limit, w.tracker.in_band_count(), w.nodes.size(), std::max(0L, shortest),
              w.tracker.iterations(), w.tracker.converged_count(), w.in_flight, now - w.wall_start);
 }
 }  // namespace
