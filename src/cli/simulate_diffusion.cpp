@@ -96,6 +96,8 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_flag("--residue-equal", c.strategy.residue_equal,
                 "simple: a neighbour lighter by less than 1e-9 of the node's load counts as equal, so "
                 "floating-point residue cannot hold a transfer back (off: the draft's rule)");
+  sub->add_flag("--coalesce-data", c.coalesce_data,
+                "at most one data message in flight per link: what is owed waits for the previous one (not the draft's model)");
   sub->add_option("--estimates", o->estimates,
                   "a node's estimate of a neighbour: accounted (its last report plus our transfers it has not "
                   "acknowledged) or reported (its last report only)")

@@ -22,6 +22,7 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
       {"virtual_load", c.virtual_load},
       {"integer", c.strategy.integer},
       {"residue_equal", c.strategy.residue_equal},
+      {"coalesce_data", c.coalesce_data},
       {"estimates", diffusion::to_string(c.estimates)},
       {"lb_phase", diffusion::to_string(c.lb_phase)},
       {"initial", c.initial},
@@ -33,6 +34,7 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
       {"computed_load", m.computed_load},
       {"events", r.events},
       {"streaks_computed", r.fast_forwarded},
+      {"max_data_in_flight", r.max_data_in_flight},
       {"simulated_time", m.simulated_time},
       {"wall_seconds", m.wall_seconds},
       {"events_per_wall_second", m.wall_seconds > 0 ? static_cast<double>(r.events) / m.wall_seconds : 0.0},
@@ -48,6 +50,7 @@ void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
       "iterations", "tau", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date",
       "max_convergence_date", "data_transfer_amount", "initial_total_load", "final_total_load",
       "load_spread_percent", "final_min_load", "final_max_load", "ctrl_messages", "data_messages",
+      "max_data_in_flight",
       "simulated_time", "wall_seconds", "events_per_wall_second"};
   // Simulated dates and durations say their unit; convergence dates also in tau (the paper's unit),
   // since at ratio 0.1 tau is 0.1 s and a date of 52.7 is 527 tau.

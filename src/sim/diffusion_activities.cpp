@@ -113,6 +113,7 @@ void receiving_activity(World& w, Node& n, Channel channel) {
   for (;;) {
     Message* data = n.data_box->get<Message>();
     n.state.data_received(data->slot, data->amount);
+    --w.nodes[n.neighbours[data->slot]].data_in_flight_to[n.slot_at[data->slot]];
     w.release(data);
     --w.in_flight;
     wake_balancer(n);
@@ -142,11 +143,13 @@ void computing_activity(World& w, Node& n) {
     n.iteration_recorded = false;
     n.state.take_in();
     for (std::size_t p = 0; p < n.neighbours.size(); ++p) {
+      if (w.config.coalesce_data && n.data_in_flight_to[p] > 0) continue;  // owed until that one arrives
       const double a = n.state.release(static_cast<int>(p));
       if (!(a > 0)) continue;
       w.moved += a;
       ++w.data_messages;
-      ++w.in_flight;
+      w.max_in_flight = std::max(w.max_in_flight, ++w.in_flight);
+      ++n.data_in_flight_to[p];
       Message m;
       m.slot = n.slot_at[p];
       m.amount = a;

@@ -22,7 +22,11 @@ struct Message {
 
 struct Node {
   Node(int id_, int degree, double load, const DiffusionConfig& c)
-      : id(id_), state(load, degree, c.virtual_load, c.estimates), last_sent(degree), sent_any(degree, false) {}
+      : id(id_),
+        state(load, degree, c.virtual_load, c.estimates),
+        last_sent(degree),
+        sent_any(degree, false),
+        data_in_flight_to(degree, 0) {}
   int id = 0;
   simgrid::s4u::Host* host = nullptr;
   simgrid::s4u::Mailbox* ctrl_box = nullptr;
@@ -32,6 +36,7 @@ struct Node {
   diffusion::NodeState state;   // what the three activities share (include/hetlb/diffusion/node_state.hpp)
   std::vector<diffusion::Report> last_sent;  // last control message to each neighbour
   std::vector<bool> sent_any;
+  std::vector<int> data_in_flight_to;  // our data messages to each neighbour not yet received
   std::deque<Message> ctrl_fifo;  // received control messages, read by the load-balancing activity
   std::vector<simgrid::s4u::CommPtr> ctrl_sends, data_sends;  // our sends, possibly in flight
   simgrid::s4u::MutexPtr mutex;
@@ -63,6 +68,7 @@ struct World {
   bool finished = false;
   double finish_date = 0;
   std::uint64_t in_flight = 0;       // data messages sent and not yet received
+  std::uint64_t max_in_flight = 0;   // the most at once
   std::uint64_t ctrl_in_flight = 0;  // control messages sent and not yet received
   bool exclusive_hosts = true;       // one node per host: computing times are load * flops / speed
   bool fast_forwarded = false;

@@ -57,6 +57,16 @@ TEST(SimulateCli, ResidueEqualIsSaid) {
   }
 }
 
+TEST(SimulateCli, CoalesceDataIsSaid) {
+  for (const bool on : {false, true}) {
+    const CliRun r = hetlb(std::string(kSmall) + "--format json" + (on ? " --coalesce-data" : ""));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j.at("coalesce_data").get<bool>(), on);
+    EXPECT_GE(j.at("max_data_in_flight").get<std::uint64_t>(), 1u);
+  }
+}
+
 // The table gives dates in seconds and says so, and convergence dates in tau too: at ratio 0.1 tau is
 // 0.1 s, so a bare 52.7 would read as 52.7 tau when it is 527.
 TEST(SimulateCli, TableGivesDatesInSecondsAndTau) {

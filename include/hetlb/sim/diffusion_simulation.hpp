@@ -47,6 +47,10 @@ struct DiffusionConfig {
   diffusion::BalancingPhase lb_phase = diffusion::BalancingPhase::aligned;
   // Compute the end of the convergence streaks once nothing can change (steady_state.cpp).
   bool fast_forward = true;
+  // Not the draft's model: at most one data message in flight per link. What a node owes a neighbour
+  // waits (and is computed on) while its previous data message to that neighbour has not arrived, then
+  // leaves as one message (docs/simulation.md, "Coalesced data").
+  bool coalesce_data = false;
   std::function<void(const DecisionEvent&)> on_decision;  // called at every decision when set
 };
 
@@ -78,6 +82,7 @@ struct DiffusionResult {
   std::uint64_t dates = 0;   // distinct simulated dates (SimGrid engine rounds that advance the clock)
   double tau = 0, time_limit = 0;
   bool fast_forwarded = false;  // the end of the streaks was computed, not simulated
+  std::uint64_t max_data_in_flight = 0;  // most data messages sent and not yet received at once
   std::vector<LoadSample> trace;
 };
 
