@@ -48,8 +48,11 @@ def row_args(r):
         args.append('--virtual-load')
     if r['integer'] == 'true':
         args.append('--integer')
-    if r['spec_version'].endswith('+staggered'):
+    suffixes = r['spec_version'].split('+')[1:]
+    if 'staggered' in suffixes:
         args += ['--lb-phase', 'staggered']
+    if 'coalesced' in suffixes:
+        args.append('--coalesce-data')
     return args
 
 

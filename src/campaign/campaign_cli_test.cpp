@@ -269,6 +269,36 @@ TEST(CampaignCli, StaggeredPhasesAreTheirOwnVersion) {
   EXPECT_EQ(slurp(staggered_csv), before);
 }
 
+// coalesce_data: the runs take --coalesce-data and their rows the version "VERSION+coalesced"; on the
+// grid at ratio 0.1, where the draft's model queues data messages, coalesced runs send fewer.
+TEST(CampaignCli, CoalescedDataIsItsOwnVersion) {
+  const std::string plain = tmp("coalesce-plain.json"), coalesced = tmp("coalesce-on.json");
+  const std::string plain_csv = tmp("coalesce-plain.csv"), coalesced_csv = tmp("coalesce-on.csv");
+  std::remove(plain_csv.c_str());
+  std::remove(coalesced_csv.c_str());
+  const std::string common = R"({"spec_version": "p1", "strategies": "besteffort:1", "virtual_load": false,
+    "integer": false, "platforms": "grid", "nodes": 16, "topologies": "hypercube", "initial": "single",
+    "ratios": 0.1, "iterations": 200, )";
+  std::ofstream(plain) << common << R"("coalesce_data": false, "results": ")" << plain_csv << "\"}";
+  std::ofstream(coalesced) << common << R"("coalesce_data": true, "results": ")" << coalesced_csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(plain, &out, &err), 0) << err;
+  ASSERT_EQ(hetlb(coalesced, &out, &err), 0) << err;
+  const auto p = rows(plain_csv), c = rows(coalesced_csv);
+  ASSERT_EQ(p.size(), 1u);
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(p[0].at("spec_version"), "p1");
+  EXPECT_EQ(c[0].at("spec_version"), "p1+coalesced");
+  ASSERT_EQ(c[0].at("status"), "ok") << c[0].at("error");
+  EXPECT_LT(std::stoull(c[0].at("data_messages")), std::stoull(p[0].at("data_messages")));
+  // Not a boolean: refused in one line, the results untouched.
+  const std::string before = slurp(coalesced_csv);
+  std::ofstream(coalesced) << common << R"("coalesce_data": "yes", "results": ")" << coalesced_csv << "\"}";
+  EXPECT_NE(hetlb(coalesced, &out, &err), 0);
+  EXPECT_NE(err.find("\"coalesce_data\" = \"yes\"; expected true or false"), std::string::npos) << err;
+  EXPECT_EQ(slurp(coalesced_csv), before);
+}
+
 }  // namespace
 
 // --only COLUMN=VALUES runs and summarises a slice of the matrix (the other settings stay to run);

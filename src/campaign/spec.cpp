@@ -48,7 +48,7 @@ using nlohmann::json;
 const std::set<std::string> kSpecKeys = {
     "spec_version", "description", "results", "mode", "strategies", "virtual_load", "integer", "estimates",
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
-    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase"};
+    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data"};
 
 // x as a T when it is a whole number (an integer, or a whole float up to 2^53) within T's range.
 template <class T>
@@ -151,6 +151,13 @@ Spec read_spec(const std::string& path) {
       r.fail("lb_phase", phase, "\"aligned\" or \"staggered\"");
     s.lb_phase = phase.get<std::string>();
     if (s.lb_phase == "staggered") s.version += "+staggered";
+  }
+  // Coalesced data (docs/simulation.md, "Coalesced data"), likewise: "VERSION+coalesced".
+  if (spec.contains("coalesce_data")) {
+    const json& coalesce = spec.at("coalesce_data");
+    if (!coalesce.is_boolean()) r.fail("coalesce_data", coalesce, "true or false");
+    s.coalesce_data = coalesce.get<bool>();
+    if (s.coalesce_data) s.version += "+coalesced";
   }
   if (spec.contains("mode") && !spec.at("mode").is_string())
     r.fail("mode", spec.at("mode"), "convergence, fixed_duration or short");
@@ -305,6 +312,7 @@ Spec read_spec(const std::string& path) {
                                           "--min-comp-iter=" + num(mc), "--min-lb-iter=" + num(ml), "--format",
                                           "json"};
                                 if (s.lb_phase != "aligned") x.args.insert(x.args.end(), {"--lb-phase", s.lb_phase});
+                                if (s.coalesce_data) x.args.push_back("--coalesce-data");
                                 if (v) x.args.push_back("--virtual-load");
                                 if (in) x.args.push_back("--integer");
                                 x.key = join_key(x.values);

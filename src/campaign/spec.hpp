@@ -29,6 +29,7 @@ struct Setting {
 struct Spec {
   std::string path, version, mode, results;
   std::string lb_phase = "aligned";  // "staggered": version gets "+staggered", runs --lb-phase staggered
+  bool coalesce_data = false;        // true: version gets "+coalesced", runs --coalesce-data
   double timeout = 0;  // wall seconds per run, 0: none
   std::vector<Setting> settings;  // longest first (most nodes first), then in spec order
 };
