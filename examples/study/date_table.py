@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Every variant's convergence date in one configuration, from the committed convergence runs.
+
+    python3 examples/study/date_table.py NODES PLATFORM TOPOLOGY INITIAL RATIO [--check FILE]
+
+One markdown table: a row per variant (best effort k = 1, 2, 4, Makhoul, simple; each without and with
+virtual load), a column per load kind (real, integer) and seed, each cell the run's maximum
+convergence date in tau (`max_convergence_date` / `tau`); "no (C/N)" where the run ended without
+converging, C of its N nodes having completed their streak; "timeout (1 h)" where it reached the
+campaign's wall-clock timeout; "-" where it has not run yet. With --check FILE, prints nothing and
+exits 1 unless FILE (docs/study.md) holds the table as it is now, 77 if a campaign is writing the
+results (its rows are not committed yet).
+"""
+import csv
+import fcntl
+import os
+import sys
+from collections import defaultdict
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(HERE, "..", "..", "docs", "study", "convergence.csv")
+VARIANTS = [("besteffort", str(k), v) for k in (1, 2, 4) for v in ("false", "true")] + \
+    [(s, "1", v) for s in ("makhoul", "simple") for v in ("false", "true")]
+NAMES = {"besteffort": "best effort k = {k}", "makhoul": "Makhoul", "simple": "Simple"}
+
+
+def label(strategy, k, virtual):
+    return NAMES[strategy].format(k=k) + (" + virtual" if virtual == "true" else "")
+
+
+def hours(seconds):
+    h = seconds / 3600
+    return f"{h:g} h" if h >= 1 else f"{seconds / 60:g} min"
+
+
+def cell(row):
+    if row is None:
+        return "-"
+    if row["status"] == "timeout":
+        # "over the 3600 s timeout ...": the limit the run had.
+        words = row["error"].split()
+        limit = next((float(w) for w, after in zip(words, words[1:]) if after == "s"), None)
+        return f"timeout ({hours(limit)})" if limit else "timeout"
+    if row["status"] != "ok":
+        return row["status"]
+    if row["converged"] == "1":
+        return f"{float(row['max_convergence_date']) / float(row['tau']):.1f}"
+    return f"no ({row['converged_nodes']}/{row['nodes']})"
+
+
+def main():
+    args = sys.argv[1:]
+    check = None
+    if len(args) == 7 and args[5] == "--check":
+        check = args.pop(6)
+        args.pop(5)
+    if len(args) != 5:
+        sys.exit("usage: date_table.py NODES PLATFORM TOPOLOGY INITIAL RATIO [--check FILE]")
+    nodes, platform, topology, initial, ratio = args
+    runs = {}
+    seeds = defaultdict(set)
+    results = open(RESULTS)
+    if check is not None:
+        try:
+            fcntl.flock(results, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            print(f"date_table.py: {RESULTS} is in use by a running campaign; nothing checked", file=sys.stderr)
+            sys.exit(77)
+    for r in csv.DictReader(results):
+        if (r["nodes"], r["platform"], r["topology"], r["initial"], r["ratio"]) != (nodes, platform, topology,
+                                                                                   initial, ratio):
+            continue
+        runs[(r["strategy"], r["k"], r["virtual_load"], r["integer"], r["seed"])] = r
+        seeds[r["integer"]].add(r["seed"])
+    if not runs:
+        sys.exit(f"date_table.py: no convergence run of {nodes} nodes, platform {platform}, topology {topology}, "
+                 f"initial {initial}, ratio {ratio}")
+    every_seed = sorted(seeds["false"] | seeds["true"], key=int)
+    columns = [(integer, seed) for integer in ("false", "true") for seed in every_seed]
+
+    def heading(integer, seed):
+        kind = "integer" if integer == "true" else "real"
+        return kind if len(every_seed) == 1 else f"{kind}, seed {seed}"
+
+    lines = ["| variant | " + " | ".join(heading(*c) for c in columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    lines += [f"| {label(*v)} | " + " | ".join(cell(runs.get((*v, *c))) for c in columns) + " |" for v in VARIANTS]
+    table = "\n".join(lines) + "\n"
+    if check is None:
+        print(table, end="")
+    elif table not in open(check).read():
+        sys.exit(f"date_table.py: {check} does not hold the table of {nodes} nodes, {platform}, {topology}, "
+                 f"{initial}, ratio {ratio} as the results give it; paste the output of: python3 "
+                 f"examples/study/date_table.py {nodes} {platform} {topology} {initial} {ratio}")
+
+
+if __name__ == "__main__":
+    main()
