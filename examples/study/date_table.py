@@ -7,13 +7,15 @@ One markdown table: a row per variant (best effort k = 1, 2, 4, Makhoul, simple;
 virtual load), a column per load kind (real, integer) and seed, each cell the run's maximum
 convergence date in tau (`max_convergence_date` / `tau`); "no (C/N)" where the run ended without
 converging, C of its N nodes having completed their streak; "timeout (1 h)" where it reached the
-campaign's wall-clock timeout; "-" where it has not run yet. With --check FILE, prints nothing and
-exits 1 unless FILE (docs/study.md) holds the table as it is now, 77 if a campaign is writing the
-results (its rows are not committed yet).
+campaign's wall-clock timeout (and, where its row says, "at T tau, C/N in the band": the simulated
+date it had reached and the nodes then within 1% of the average); "-" where it has not run yet. With
+--check FILE, prints nothing and exits 1 unless FILE (docs/study.md) holds the table as it is now, 77
+if a campaign is writing the results (its rows are not committed yet).
 """
 import csv
 import fcntl
 import os
+import re
 import sys
 from collections import defaultdict
 
@@ -40,7 +42,13 @@ def cell(row):
         # "over the 3600 s timeout ...": the limit the run had.
         words = row["error"].split()
         limit = next((float(w) for w, after in zip(words, words[1:]) if after == "s"), None)
-        return f"timeout ({hours(limit)})" if limit else "timeout"
+        text = f"timeout ({hours(limit)})" if limit else "timeout"
+        # "...; last progress: simulated S s of L s; C/N nodes in the 1% band ...": how far it got.
+        got = re.search(r"simulated ([0-9.]+) s of [0-9.]+ s; ([0-9]+/[0-9]+) nodes in the 1% band", row["error"])
+        if got:
+            tau = float(row["load_per_node"]) * float(row["ratio"]) * 1e-3  # a timeout row has no `tau` of its own
+            text += f" at {float(got.group(1)) / tau:.0f} tau, {got.group(2)} in the band"
+        return text
     if row["status"] != "ok":
         return row["status"]
     if row["converged"] == "1":
