@@ -11,7 +11,6 @@ topology the median and the longest run. The settings per size come from `hetlb 
 are not committed yet).
 """
 import csv
-import fcntl
 import json
 import os
 import re
@@ -19,6 +18,8 @@ import statistics
 import subprocess
 import sys
 from collections import defaultdict
+
+from committed_table import print_or_check, rows_file
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SPECS = ["convergence", "convergence-staggered", "short", "fixed-duration", "convergence-1024"]
@@ -55,13 +56,7 @@ def main():
         results = os.path.join(ROOT, json.load(open(os.path.join(ROOT, spec)))["results"])
         if not os.path.exists(results):
             continue
-        with open(results) as f:
-            if check is not None:
-                try:
-                    fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
-                except OSError:
-                    print(f"cost_table.py: {results} is in use by a running campaign; nothing checked", file=sys.stderr)
-                    sys.exit(77)
+        with rows_file(results, check, "cost_table.py") as f:
             rows = list(csv.DictReader(f))
         by_nodes = defaultdict(list)
         for r in rows:
@@ -77,12 +72,7 @@ def main():
             cells += [f"{duration(statistics.median(wall[t]))}, {duration(max(wall[t]))}" if wall[t] else "-"
                       for t in TOPOLOGIES]
             lines.append("| " + " | ".join(cells) + " |")
-    table = "\n".join(lines) + "\n"
-    if check is None:
-        print(table, end="")
-    elif table not in open(check).read():
-        sys.exit(f"cost_table.py: {check} does not hold the cost table as the results give it; paste the output "
-                 "of: python3 examples/study/cost_table.py")
+    print_or_check("\n".join(lines) + "\n", check, "cost_table.py", "the cost table", "cost_table.py")
 
 
 if __name__ == "__main__":

@@ -12,12 +12,14 @@ date it had reached and the nodes then within 1% of the average); "-" where it h
 --check FILE, prints nothing and exits 1 unless FILE (docs/study.md) holds the table as it is now, 77
 if a campaign is writing the results (its rows are not committed yet).
 """
+import argparse
 import csv
-import fcntl
 import os
 import re
 import sys
 from collections import defaultdict
+
+from committed_table import print_or_check, rows_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "..", "..", "docs", "study", "convergence.csv")
@@ -57,24 +59,15 @@ def cell(row):
 
 
 def main():
-    args = sys.argv[1:]
-    check = None
-    if len(args) == 7 and args[5] == "--check":
-        check = args.pop(6)
-        args.pop(5)
-    if len(args) != 5:
-        sys.exit("usage: date_table.py NODES PLATFORM TOPOLOGY INITIAL RATIO [--check FILE]")
-    nodes, platform, topology, initial, ratio = args
+    parser = argparse.ArgumentParser(description="Every variant's convergence date in one configuration.")
+    for name in ("nodes", "platform", "topology", "initial", "ratio"):
+        parser.add_argument(name)
+    parser.add_argument("--check", metavar="FILE", help="exit 1 unless FILE holds the table as it is now")
+    a = parser.parse_args()
+    nodes, platform, topology, initial, ratio, check = a.nodes, a.platform, a.topology, a.initial, a.ratio, a.check
     runs = {}
     seeds = defaultdict(set)
-    results = open(RESULTS)
-    if check is not None:
-        try:
-            fcntl.flock(results, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except OSError:
-            print(f"date_table.py: {RESULTS} is in use by a running campaign; nothing checked", file=sys.stderr)
-            sys.exit(77)
-    for r in csv.DictReader(results):
+    for r in csv.DictReader(rows_file(RESULTS, check, "date_table.py")):
         if (r["nodes"], r["platform"], r["topology"], r["initial"], r["ratio"]) != (nodes, platform, topology,
                                                                                    initial, ratio):
             continue
@@ -92,13 +85,9 @@ def main():
 
     lines = ["| variant | " + " | ".join(heading(*c) for c in columns) + " |", "|---" * (len(columns) + 1) + "|"]
     lines += [f"| {label(*v)} | " + " | ".join(cell(runs.get((*v, *c))) for c in columns) + " |" for v in VARIANTS]
-    table = "\n".join(lines) + "\n"
-    if check is None:
-        print(table, end="")
-    elif table not in open(check).read():
-        sys.exit(f"date_table.py: {check} does not hold the table of {nodes} nodes, {platform}, {topology}, "
-                 f"{initial}, ratio {ratio} as the results give it; paste the output of: python3 "
-                 f"examples/study/date_table.py {nodes} {platform} {topology} {initial} {ratio}")
+    print_or_check("\n".join(lines) + "\n", check, "date_table.py",
+                   f"the table of {nodes} nodes, {platform}, {topology}, {initial}, ratio {ratio}",
+                   f"date_table.py {nodes} {platform} {topology} {initial} {ratio}")
 
 
 if __name__ == "__main__":

@@ -8,13 +8,15 @@ the final loads in % of the average) for each initial load, load kind and ratio;
 of the cell ended within the campaign's wall-clock timeout, "-" where none ran yet. Below it, how many
 runs of those converged and how many are missing. `N-nodes/convergence-spread.md` ranks the same
 column per configuration. With --check FILE, prints nothing and exits 1 unless FILE (docs/study.md)
-holds the table as it is now.
+holds the table as it is now, 77 if a campaign is writing the results (its rows are not committed yet).
 """
 import csv
 import os
 import statistics
 import sys
 from collections import defaultdict
+
+from committed_table import print_or_check, rows_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "..", "..", "docs", "study", "convergence.csv")
@@ -40,7 +42,7 @@ def main():
     nodes, platform, topology = args
     spread, runs = defaultdict(list), defaultdict(list)
     converged = 0
-    for r in csv.DictReader(open(RESULTS)):
+    for r in csv.DictReader(rows_file(RESULTS, check, "spread_table.py")):
         if (r["nodes"], r["platform"], r["topology"]) != (nodes, platform, topology):
             continue
         key = (variant(r), r["initial"], r["integer"], r["ratio"])
@@ -63,13 +65,8 @@ def main():
     lines += [f"| {v} | " + " | ".join(cell((v, *c)) for c in COLUMNS) + " |" for v in VARIANTS]
     total = sum(len(x) for x in runs.values())
     lines += ["", f"{total} runs, {converged} converged; medians over the seeds of each cell"]
-    table = "\n".join(lines) + "\n"
-    if check is None:
-        print(table, end="")
-    elif table not in open(check).read():
-        sys.exit(f"spread_table.py: {check} does not hold the table of {nodes} nodes, {platform}, {topology} "
-                 f"as the results give it; paste the output of: python3 examples/study/spread_table.py "
-                 f"{nodes} {platform} {topology}")
+    print_or_check("\n".join(lines) + "\n", check, "spread_table.py", f"the table of {nodes} nodes, {platform}, {topology}",
+                   f"spread_table.py {nodes} {platform} {topology}")
 
 
 if __name__ == "__main__":
