@@ -17,7 +17,6 @@ import csv
 import os
 import re
 import sys
-from collections import defaultdict
 
 from committed_table import print_or_check, rows_file
 
@@ -66,17 +65,17 @@ def main():
     a = parser.parse_args()
     nodes, platform, topology, initial, ratio, check = a.nodes, a.platform, a.topology, a.initial, a.ratio, a.check
     runs = {}
-    seeds = defaultdict(set)
+    seeds = set()
     for r in csv.DictReader(rows_file(RESULTS, check, "date_table.py")):
         if (r["nodes"], r["platform"], r["topology"], r["initial"], r["ratio"]) != (nodes, platform, topology,
                                                                                    initial, ratio):
             continue
         runs[(r["strategy"], r["k"], r["virtual_load"], r["integer"], r["seed"])] = r
-        seeds[r["integer"]].add(r["seed"])
+        seeds.add(r["seed"])
     if not runs:
         sys.exit(f"date_table.py: no convergence run of {nodes} nodes, platform {platform}, topology {topology}, "
                  f"initial {initial}, ratio {ratio}")
-    every_seed = sorted(seeds["false"] | seeds["true"], key=int)
+    every_seed = sorted(seeds, key=int)
     columns = [(integer, seed) for integer in ("false", "true") for seed in every_seed]
 
     def heading(integer, seed):
