@@ -69,7 +69,11 @@ int run(int argc, char** argv, int rank, int size) {
   app.add_option("--bytes-per-item", s.bytes_per_item, "bytes of one item on the wire")->check(CLI::PositiveNumber);
   app.add_option("--quantile", s.quantile, "quantile of each point's timings kept (0.5: median)")->check(CLI::Range(0.01, 0.99));
   app.add_option("--relative", s.relative, "target half-width of the 95% confidence interval")->check(CLI::Range(1e-4, 1.0));
-  app.add_option("--max-seconds-per-point", s.max_seconds, "time cap per measured point")->check(CLI::PositiveNumber);
+  app.add_option("--max-seconds-per-point", s.max_seconds, "time cap per measured point, all its rounds together")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--rounds", s.rounds, "rounds of every point, interleaved (a slow spell of the machine then falls on "
+                 "part of every rank's samples)")
+      ->check(hetlb::cli::whole_number<int>(1, 100));
   app.add_option("--model", o.model, "affine (least squares) or table (measured points)")->check(CLI::IsMember({"affine", "table"}));
   app.add_option("--items", o.items, "item count written in the file (default: largest --sizes x ranks)")
       ->check(hetlb::cli::whole_number<long long>(0, std::numeric_limits<long long>::max()));

