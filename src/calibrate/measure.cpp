@@ -63,14 +63,13 @@ QuantileInterval quantile_interval(std::vector<double> v, double q) {
 template <class F>
 void time_round(std::vector<double>& samples, F&& f, const Settings& s, double seconds) {
   const double start = MPI_Wtime();
-  std::size_t taken = 0, next_check = samples.size() + 5;
+  std::size_t next_check = samples.size() + 5;  // this round's fifth call, then geometrically spaced
   while (true) {
     const double t0 = MPI_Wtime();
     f();
     samples.push_back(MPI_Wtime() - t0);
-    ++taken;
     if (MPI_Wtime() - start >= seconds) return;
-    if (taken >= 5 && samples.size() >= next_check) {
+    if (samples.size() >= next_check) {
       next_check = samples.size() + samples.size() / 2;
       const QuantileInterval m = quantile_interval(samples, s.quantile);
       if (m.half_width <= s.relative * m.value) return;
