@@ -1,7 +1,7 @@
 # Installs hetlb into a scratch prefix as a user would, then from the prefix only: builds the C quick
 # start with mpicc and pkg-config (libhetlb_mpi.so), the C++ one with find_package(hetlb COMPONENTS mpi)
 # (static hetlb::mpi) and the Fortran one (hetlb::mpi_f08) when FORTRAN is ON; runs each under mpirun
-# (every item checked), and a diffusion program (hetlb/mpi/diffusion.hpp); runs `hetlb calibrate` from the prefix; checks that docs/mpi.md shows each
+# (every item checked), and a diffusion program (hetlb/mpi/diffusion.hpp); runs `hetlb calibrate` from the prefix; checks that docs/mpi-reference.md shows each
 # quick start verbatim.
 # Also: the C quick start with the plain C compiler and hetlb-mpi.pc, a C-only and a Fortran-only CMake
 # project, the installed hetlb-seismic and hetlb-diffuse on the installed inputs (share/hetlb).
@@ -90,6 +90,13 @@ run(${MPIRUN} --allow-run-as-root --oversubscribe -np 4 ${prefix}/bin/hetlb-seis
 if(NOT last_output MATCHES "\"integrity\":true")
   message(FATAL_ERROR "installed hetlb-seismic: ${last_output}")
 endif()
+# The guide's port (docs/mpi.md), from its installed sources, as the guide builds it.
+run(${MPICC} ${prefix}/share/hetlb/matvec/matvec_hetlb.c ${prefix}/share/hetlb/matvec/matvec_common.c
+    -o ${work}/matvec ${flags} -Wl,-rpath,${prefix}/lib)
+run(${MPIRUN} --allow-run-as-root --oversubscribe -np 4 ${work}/matvec --rows 120 --steps 2 --speeds 1,1,2,4)
+if(NOT last_output MATCHES "matvec-hetlb: 2 steps, y checked")
+  message(FATAL_ERROR "the installed matrix-vector port: ${last_output}")
+endif()
 run(${mpirun} ${prefix}/bin/hetlb-diffuse --topology ring --initial single --load-per-node 20 --iterations 5
     --min-lb-iter 0.002)
 
@@ -126,12 +133,12 @@ if(NOT n EQUAL 2)
   message(FATAL_ERROR "hetlb calibrate from the prefix wrote: ${cal}")
 endif()
 
-# The quick starts of docs/mpi.md are these files, verbatim.
-file(READ ${SOURCE_DIR}/docs/mpi.md docs)
+# The quick starts of docs/mpi-reference.md are these files, verbatim.
+file(READ ${SOURCE_DIR}/docs/mpi-reference.md docs)
 foreach(example ${docs_examples})
   file(READ ${here}/${example} text)
   string(FIND "${docs}" "${text}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "docs/mpi.md does not show tests/install/${example} verbatim")
+    message(FATAL_ERROR "docs/mpi-reference.md does not show tests/install/${example} verbatim")
   endif()
 endforeach()

@@ -3,7 +3,8 @@
  * results gathered back).
  *
  * Platform model: a hetlb platform JSON file (README.md, "The platform file"). After `count` expansion
- * processor k is rank k of the communicator; the processor count must equal the communicator size.
+ * processor k is rank k of the communicator (or bound by host name: hetlb_mpi_plan_create_bound); the
+ * processor count must equal the communicator size. Or no file: hetlb_mpi_plan_create_measured.
  *
  * Layout: rank r holds the items [displs[r], displs[r] + counts[r]) of the root's buffer, displs being
  * prefix sums of counts in rank order (the MPI_Scatterv convention). The root sends the blocks in the
@@ -16,9 +17,12 @@
  * send type and every receive type have the same size (scatter; the reverse for gather).
  * hetlb_mpi_plan_create duplicates `comm`: hetlb's messages never meet the application's.
  *
+ * A collective call made by only some ranks of the communicator is erroneous, as in MPI: undefined,
+ * in practice the callers wait for the others, possibly forever.
+ *
  * Errors: every function returns MPI_SUCCESS (HETLB_MPI_SUCCESS) or an MPI error class registered by
  * hetlb with MPI_Add_error_class (MPI_Error_string prints it). Argument errors are agreed: the same
- * code on every rank, never a crash or a hang. A failure of MPI itself returns HETLB_MPI_ERR_MPI on the
+ * code on every rank, never a crash or a hang (when every rank makes the call). A failure of MPI itself returns HETLB_MPI_ERR_MPI on the
  * ranks where MPI reported it. Every error also goes to the error handler of the communicator the plan
  * was created on (MPI_Comm_call_errhandler; with MPI's default MPI_ERRORS_ARE_FATAL the job aborts, so
  * set MPI_ERRORS_RETURN to handle codes). One line "hetlb_mpi: <what>" goes to stderr, from the root
