@@ -1,36 +1,57 @@
 #include "matvec_common.h"
 
+#include <mpi.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+/* Bad input: one line from rank 0 naming the option, its value and what was expected; exit 2 on every
+ * rank (after MPI_Finalize). */
+static void refuse(int rank, const char* option, const char* value, const char* expected) {
+  if (rank == 0) fprintf(stderr, "matvec: %s %s: expected %s\n", option, value, expected);
+  MPI_Finalize();
+  exit(2);
+}
+
+static int whole(const char* text, int rank, const char* option) {
+  char* end = NULL;
+  const long v = strtol(text, &end, 10);
+  if (end == text || *end != '\0' || v < 1 || v > 100000000) refuse(rank, option, text, "a whole number in [1, 1e8]");
+  return (int)v;
+}
+
 struct options parse_options(int argc, char** argv, int rank, int size) {
   struct options o = {480, 256, 4, 2e-3, {0}, NULL};
+  if (size > 64) refuse(rank, "ranks:", "more than 64", "at most 64 ranks");
   for (int r = 0; r < 64; ++r) o.speeds[r] = 1;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "--rows")) o.rows = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--cols")) o.cols = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--steps")) o.steps = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "--row-cost")) o.row_cost = atof(argv[i + 1]);
-    else if (!strcmp(argv[i], "--platform")) o.platform = argv[i + 1];
-    else if (!strcmp(argv[i], "--speeds")) {
-      const char* at = argv[i + 1];
-      for (int r = 0; r < size && r < 64 && *at; ++r) {
-        o.speeds[r] = strtod(at, (char**)&at);
-        if (*at == ',') ++at;
+  for (int i = 1; i < argc; i += 2) {
+    const char* option = argv[i];
+    if (i + 1 >= argc) refuse(rank, option, "(no value)", "a value after it");
+    const char* value = argv[i + 1];
+    if (!strcmp(option, "--rows")) o.rows = whole(value, rank, option);
+    else if (!strcmp(option, "--cols")) o.cols = whole(value, rank, option);
+    else if (!strcmp(option, "--steps")) o.steps = whole(value, rank, option);
+    else if (!strcmp(option, "--platform")) o.platform = value;
+    else if (!strcmp(option, "--row-cost")) {
+      char* end = NULL;
+      o.row_cost = strtod(value, &end);
+      if (end == value || *end != '\0' || !(o.row_cost >= 0 && o.row_cost <= 10)) refuse(rank, option, value, "seconds in [0, 10]");
+    } else if (!strcmp(option, "--speeds")) {
+      const char* at = value;
+      for (int r = 0; r < size; ++r) {
+        char* end = NULL;
+        o.speeds[r] = strtod(at, &end);
+        if (end == at || !(o.speeds[r] > 0 && o.speeds[r] < 1e6) || (*end != ',' && *end != '\0') ||
+            (*end == '\0' && r + 1 < size))
+          refuse(rank, option, value, "one positive speed per rank, separated by commas");
+        at = *end == ',' ? end + 1 : end;
       }
-    }
+      if (*at != '\0') refuse(rank, option, value, "one positive speed per rank, separated by commas");
+    } else
+      refuse(rank, "unknown option", option, "--rows, --cols, --steps, --row-cost, --speeds or --platform");
   }
-  if (o.rows < 1 || o.cols < 1 || o.steps < 1 || o.row_cost < 0 || size > 64) {
-    if (rank == 0) fprintf(stderr, "matvec: expected --rows, --cols, --steps >= 1, --row-cost >= 0, at most 64 ranks\n");
-    exit(2);
-  }
-  for (int r = 0; r < size; ++r)
-    if (!(o.speeds[r] > 0)) {
-      if (rank == 0) fprintf(stderr, "matvec: --speeds: rank %d's speed %g, expected > 0\n", r, o.speeds[r]);
-      exit(2);
-    }
   return o;
 }
 
