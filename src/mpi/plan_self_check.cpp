@@ -15,17 +15,17 @@ namespace hetlb::mpi {
 const PlanCheck& Plan::check(double seconds, double margin, bool replan) {
   using detail::check_mpi;
   if (!valid()) throw Error(HETLB_MPI_E_PLAN, "the plan is empty (moved from, or never created)", true);
-  // margin and replan must agree; the extremes of both in one reduction.
+  // A valid margin everywhere, then the same margin and replan everywhere (the extremes of both).
+  detail::agree_all(!(margin > 0) || !std::isfinite(margin) ? HETLB_MPI_E_ARG : 0,
+                    fmt::format("rank {}: hetlb_mpi_plan_check: margin = {}: expected a positive fraction (0.25: 25%)",
+                                rank_, margin),
+                    comm_, d_.root);
   const double mine[4] = {margin, -margin, replan ? 1.0 : 0.0, replan ? -1.0 : 0.0};
   double most[4] = {0, 0, 0, 0};
   check_mpi(MPI_Allreduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, comm_), "MPI_Allreduce", comm_);
-  const bool reporter = rank_ == d_.root;
   if (most[0] != -most[1] || most[2] != -most[3])
     throw Error(HETLB_MPI_E_ARG, "hetlb_mpi_plan_check: margin or replan differs between ranks: expected the same on every rank",
-                reporter);
-  if (!(margin > 0) || !std::isfinite(margin))
-    throw Error(HETLB_MPI_E_ARG, fmt::format("hetlb_mpi_plan_check: margin = {}: expected a positive fraction (0.25: 25%)", margin),
-                reporter);
+                rank_ == d_.root);
   detail::agree_all(!(seconds >= 0) || !std::isfinite(seconds) ? HETLB_MPI_E_ARG : 0,
                     fmt::format("rank {}: seconds = {}: expected the non-negative, finite time spent computing its share",
                                 rank_, seconds),
