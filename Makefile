@@ -82,6 +82,7 @@ bench: deps build
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-scatter-bench
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-diffusion-bench
 	DIFFUSE=$(BUILD)/bin/hetlb-diffuse bench/termination_latency.sh 5
+	bench/matvec_makespan.sh $(BUILD)
 
 # The study runs for hours: in the background, in pieces of PIECE_SECONDS; `make study` again resumes it.
 # Every summary is rewritten after every piece (examples/study/summaries.sh), ready to commit with the rows.
