@@ -1,0 +1,77 @@
+#!/bin/sh
+# The static comparison with Zoltan (issue 33; docs/peers.md), one command, resumable: every finished
+# piece is kept in $OUT and skipped when run again.
+#   1. model makespans on RR-4770's Table 1 platform (examples/grid1999.json, 817,101 items);
+#   2. model makespans on random platforms, $SIZES processors, $INSTANCES per ratio in $RATIOS;
+#   3. the seismic example under mpirun, 4 and 8 ranks with emulated speeds, $REPS repetitions (the
+#      policies interleaved inside each repetition);
+#   4. the tables (summarize.py) and the figure of the gap to hetlb's exact plan.
+# make compare-peers runs it; BUILD, OUT, INSTANCES, REPS, RATIOS and SIZES may be set.
+set -eu
+BUILD=${BUILD:-build}
+OUT=${OUT:-docs/peers}
+INSTANCES=${INSTANCES:-100}
+REPS=${REPS:-3}
+SEED=${SEED:-33}
+RATIOS=${RATIOS:-"0 0.001 0.002 0.005 0.01 0.02 0.05 0.1 0.2 0.5 1 1.5 2"}
+SIZES=${SIZES:-"16 256"}
+POLICIES="mpi-scatter divmod zoltan-block zoltan-rcb hetlb-lp hetlb-exact"
+BIN=$BUILD/bin
+MPIRUN=${MPIRUN:-"mpirun --allow-run-as-root --oversubscribe"}
+
+for b in hetlb-peers-model hetlb-peers-seismic hetlb-peers-figure; do
+  if [ ! -x "$BIN/$b" ]; then
+    echo "compare-peers: $BIN/$b is not built: Zoltan was not found when $BUILD was configured; run make deps" \
+      "(it installs libtrilinos-zoltan-dev), then cmake -S . -B $BUILD and cmake --build $BUILD" >&2
+    exit 2
+  fi
+done
+mkdir -p "$OUT"
+tmp="$OUT/.piece.tmp"
+
+# add FILE: appends the piece in $tmp (with its header) to FILE, whole or not at all.
+add() {
+  if [ -s "$1" ]; then tail -n +2 "$tmp" | cat "$1" - > "$tmp.all"; else cp "$tmp" "$tmp.all"; fi
+  mv "$tmp.all" "$1"
+  rm -f "$tmp"
+}
+
+f="$OUT/model-grid1999.csv"
+if [ ! -s "$f" ]; then
+  echo "compare-peers: Table 1 platform (model)"
+  "$BIN/hetlb-peers-model" --platform examples/grid1999.json --seed "$SEED" --check --header > "$tmp"
+  add "$f"
+fi
+
+f="$OUT/model-random.csv"
+for p in $SIZES; do
+  for r in $RATIOS; do
+    if [ -s "$f" ] && grep -q "^random,$p,$r," "$f"; then continue; fi
+    echo "compare-peers: random platforms, $p processors, ratio $r ($INSTANCES instances, model)"
+    "$BIN/hetlb-peers-model" --processors "$p" --ratio "$r" --instances "$INSTANCES" --seed "$SEED" --check --header > "$tmp"
+    add "$f"
+  done
+done
+
+f="$OUT/seismic-mpirun.csv"
+for rep in $(seq 1 "$REPS"); do
+  for np in 4 8; do
+    case $np in
+      4) platform=examples/seismic/cluster-4.json rays=12000 ;;
+      8) platform=peers/zoltan/cluster-8.json rays=16000 ;;
+    esac
+    for policy in $POLICIES; do
+      if [ -s "$f" ] && grep -q "^$rep,$np,$policy," "$f"; then continue; fi
+      echo "compare-peers: seismic under mpirun, $np ranks, $policy, repetition $rep"
+      $MPIRUN -np "$np" "$BIN/hetlb-peers-seismic" --policy "$policy" --platform "$platform" --rays "$rays" --emulate \
+        --header > "$tmp.run"
+      awk -v rep="$rep" 'NR == 1 { print "repetition," $0; next } { print rep "," $0 }' "$tmp.run" > "$tmp"
+      rm -f "$tmp.run"
+      add "$f"
+    done
+  done
+done
+
+python3 bench/peers/summarize.py "$OUT"
+"$BIN/hetlb-peers-figure" "$OUT/gap.csv" "$OUT/gap-vs-ratio.svg"
+echo "compare-peers: results in $OUT (table.md, gap.csv, gap-vs-ratio.svg)"
