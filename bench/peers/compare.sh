@@ -46,7 +46,8 @@ fi
 f="$OUT/model-random.csv"
 for p in $SIZES; do
   for r in $RATIOS; do
-    if [ -s "$f" ] && grep -q "^random,$p,$r," "$f"; then continue; fi
+    if [ -s "$f" ] && awk -F, -v p="$p" -v r="$r" '$1 == "random" && $2 == p && $3 == r { found = 1; exit }
+        END { exit !found }' "$f"; then continue; fi
     echo "compare-peers: random platforms, $p processors, ratio $r ($INSTANCES instances, model)"
     "$BIN/hetlb-peers-model" --processors "$p" --ratio "$r" --instances "$INSTANCES" --seed "$SEED" --check --header > "$tmp"
     add "$f"
@@ -61,7 +62,8 @@ for rep in $(seq 1 "$REPS"); do
       8) platform=peers/zoltan/cluster-8.json rays=16000 ;;
     esac
     for policy in $POLICIES; do
-      if [ -s "$f" ] && grep -q "^$rep,$np,$policy," "$f"; then continue; fi
+      if [ -s "$f" ] && awk -F, -v k="$rep,$np,$policy" '$1 "," $2 "," $3 == k { found = 1; exit }
+          END { exit !found }' "$f"; then continue; fi
       echo "compare-peers: seismic under mpirun, $np ranks, $policy, repetition $rep"
       $MPIRUN -np "$np" "$BIN/hetlb-peers-seismic" --policy "$policy" --platform "$platform" --rays "$rays" --emulate \
         --header > "$tmp.run"

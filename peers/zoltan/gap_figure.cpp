@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     if (series.empty()) throw std::runtime_error(input + ": no rows");
     std::ostringstream g;
     g << "set terminal " << hetlb::plot::terminal_for(output, 1100, 480 * static_cast<int>(series.size())) << "\n"
-      << "set output " << hetlb::plot::quote(hetlb::plot::kOutputPlaceholder) << "\n"
+      << "set output " << hetlb::plot::kOutputPlaceholder << "\n"
       << "set datafile separator ','\nset multiplot layout " << series.size() << ",1\n"
       << "set logscale y\nset grid ytics\nset key outside right\nset style data linespoints\n"
       << "set xlabel 'ratio of communication to computation cost (categories, not to scale)'\n"
