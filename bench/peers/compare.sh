@@ -5,13 +5,16 @@
 #   2. model makespans on random platforms, $SIZES processors, $INSTANCES per ratio in $RATIOS;
 #   3. the seismic example under mpirun, 4 and 8 ranks with emulated speeds, $REPS repetitions (the
 #      policies interleaved inside each repetition);
-#   4. the tables (summarize.py) and the figure of the gap to hetlb's exact plan.
+#   4. the seismic example under SMPI on Table 1's platform (16 simulated ranks, 81,710 rays: a tenth of
+#      the paper's), hetlb planning inside the simulation, Zoltan's counts computed by Zoltan
+#      (hetlb-peers-model --counts) and sent with MPI_Scatterv (Zoltan itself is built against Open MPI);
+#   5. the tables (summarize.py) and the figure of the gap to hetlb's exact plan.
 # make compare-peers runs it; BUILD, OUT, INSTANCES, REPS, RATIOS and SIZES may be set.
 set -eu
 BUILD=${BUILD:-build}
 OUT=${OUT:-docs/peers}
 INSTANCES=${INSTANCES:-100}
-REPS=${REPS:-3}
+REPS=${REPS:-5}
 SEED=${SEED:-33}
 RATIOS=${RATIOS:-"0 0.001 0.002 0.005 0.01 0.02 0.05 0.1 0.2 0.5 1 1.5 2"}
 SIZES=${SIZES:-"16 256"}
@@ -73,6 +76,35 @@ for rep in $(seq 1 "$REPS"); do
     done
   done
 done
+
+f="$OUT/seismic-smpi-grid1999.csv"
+SMPI_RAYS=81710
+if command -v smpirun > /dev/null && [ -f "$BIN/libhetlb-peers-seismic-smpi.so" ]; then
+  mkdir -p "$BUILD/peers"
+  [ -s "$BUILD/peers/grid1999.xml" ] || "$BIN/hetlb" simgrid-platform examples/grid1999.json -o "$BUILD/peers/grid1999.xml" \
+    --hostfile "$BUILD/peers/grid1999.hosts" --flops-per-item 1 --bytes-per-item 32
+  # Each policy as it moves its data, then Zoltan's counts sent one at a time in rank order (single
+  # port, RR-4770's model) and hetlb's counts sent all at once by MPI_Scatterv (overlapping sends).
+  for run in $(echo $POLICIES | sed 's/\([^ ]*\)/\1:native/g') zoltan-block:ordered hetlb-exact:scatterv; do
+    policy=${run%%:*} transport=${run#*:}
+    if [ -s "$f" ] && awk -F, -v p="$policy" -v t="$transport" '$2 == p && $10 == t { found = 1; exit }
+        END { exit !found }' "$f"; then continue; fi
+    echo "compare-peers: seismic under SMPI, Table 1's platform, 16 ranks, $policy, transport $transport"
+    counts=""
+    case $policy in
+      zoltan-*) counts="--counts $("$BIN/hetlb-peers-model" --platform examples/grid1999.json --items $SMPI_RAYS \
+                  --policies "$policy" --counts | cut -d, -f12 | tr ' ' ',')" ;;
+    esac
+    smpirun -np 16 -platform "$BUILD/peers/grid1999.xml" -hostfile "$BUILD/peers/grid1999.hosts" \
+      --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --log=root.thresh:warning \
+      "$BIN/libhetlb-peers-seismic-smpi.so" --policy "$policy" --platform examples/grid1999.json --rays $SMPI_RAYS \
+      $counts --transport "$transport" --header > "$tmp" 2> "$tmp.err" || { cat "$tmp.err" >&2; exit 1; }
+    rm -f "$tmp.err"
+    add "$f"
+  done
+else
+  echo "compare-peers: no smpirun or no $BIN/libhetlb-peers-seismic-smpi.so: the SMPI runs are skipped"
+fi
 
 python3 bench/peers/summarize.py "$OUT"
 "$BIN/hetlb-peers-figure" "$OUT/gap.csv" "$OUT/gap-vs-ratio.svg"

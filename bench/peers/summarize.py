@@ -23,6 +23,8 @@ def read(path):
 
 def row_line(label, values):
     best = min(values[p] for p in POLICIES if p in values)
+    zoltan = min((values[p] for p in ("zoltan-block", "zoltan-rcb") if p in values), default=None)
+    hetlb = min((values[p] for p in ("hetlb-lp", "hetlb-exact") if p in values), default=None)
     cells = []
     for p in POLICIES:
         if p not in values:
@@ -30,6 +32,7 @@ def row_line(label, values):
             continue
         text = f"{values[p] / best:.3f}"
         cells.append(f"**{text}**" if values[p] / best < 1.0005 else text)
+    cells.append(f"{zoltan / hetlb:.3f}" if zoltan and hetlb else "-")
     return f"| {label} | " + " | ".join(cells) + " |"
 
 
@@ -59,8 +62,8 @@ def main():
                     if g:
                         f.write(f"{p},{ratio},{policy},{statistics.fmean(g):.6g},{max(g):.6g},{len(g)}\n")
 
-    lines = ["| platform | " + " | ".join(f"`{p}`" for p in POLICIES) + " |",
-             "|---|" + "---|" * len(POLICIES)]
+    lines = ["| platform | " + " | ".join(f"`{p}`" for p in POLICIES) + " | Zoltan's best / hetlb's best |",
+             "|---|" + "---|" * (len(POLICIES) + 1)]
     grid = read(os.path.join(out, "model-grid1999.csv"))
     if grid:
         values = {r["policy"]: float(r["makespan"]) for r in grid}
@@ -84,19 +87,28 @@ def main():
         lines.append(row_line(f"seismic, mpirun, {np_} ranks, emulated speeds (measured, median of {reps})", values))
         values = {p: statistics.median(model[(np_, p)]) for p in POLICIES if model.get((np_, p))}
         lines.append(row_line(f"seismic, mpirun, {np_} ranks (model of the same counts)", values))
+    smpi = [r for r in read(os.path.join(out, "seismic-smpi-grid1999.csv")) if r["transport"] == "native"]
+    if smpi:
+        values = {r["policy"]: float(r["measured_makespan"]) for r in smpi}
+        lines.append(row_line(f"seismic, SMPI, Table 1 platform, 16 ranks, {int(smpi[0]['rays']):,} rays (simulated)", values))
+        values = {r["policy"]: float(r["model_makespan"]) for r in smpi}
+        lines.append(row_line("seismic, SMPI, Table 1 platform (model of the same counts)", values))
     with open(os.path.join(out, "table.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
 
     if measured:  # medians and ranges of the measured runs, for docs/peers.md
         with open(os.path.join(out, "seismic-summary.csv"), "w", newline="") as f:
-            f.write("ranks,policy,runs,median_s,min_s,max_s,model_s,median_distribution_s\n")
+            f.write("ranks,policy,runs,median_s,min_s,max_s,model_s,median_distribution_s,median_per_ray_spread\n")
             dist = defaultdict(list)
+            spread = defaultdict(list)
             for r in measured:
                 dist[(int(r["ranks"]), r["policy"])].append(float(r["distribution_seconds"]))
+                spread[(int(r["ranks"]), r["policy"])].append(float(r["per_ray_spread"]))
             for (np_, policy), v in sorted(by.items(), key=lambda kv: (kv[0][0], POLICIES.index(kv[0][1]))):
                 f.write(f"{np_},{policy},{len(v)},{statistics.median(v):.4f},{min(v):.4f},{max(v):.4f},"
-                        f"{statistics.median(model[(np_, policy)]):.4f},{statistics.median(dist[(np_, policy)]):.4f}\n")
+                        f"{statistics.median(model[(np_, policy)]):.4f},{statistics.median(dist[(np_, policy)]):.4f},"
+                        f"{statistics.median(spread[(np_, policy)]):.3f}\n")
 
 
 if __name__ == "__main__":

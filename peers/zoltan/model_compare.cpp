@@ -16,7 +16,7 @@
 #include "earth_model.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "number_checks.hpp"
-#include "policies.hpp"
+#include "plan_policy.hpp"
 #include "random_platform.hpp"
 #include "ray.hpp"
 
@@ -32,6 +32,7 @@ struct Options {
   std::string policies = "mpi-scatter,divmod,zoltan-block,zoltan-rcb,hetlb-lp,hetlb-exact";
   bool check = false;
   bool header = false;
+  bool counts = false;
 };
 
 // RCB's coordinates: the seismic example's rays (source depth, epicentral offset), drawn from `seed`.
@@ -64,9 +65,15 @@ bool run_instance(const Options& o, const hetlb::Platform& platform, const std::
   for (const peers::Outcome& out : outcomes) {
     std::size_t used = 0;
     for (hetlb::Count c : out.counts) used += c > 0 ? 1 : 0;
-    std::printf("%s,%zu,%.6g,%lld,%lld,%s,%.9g,%.9g,%.9g,%zu,%.6f\n", name.c_str(), platform.processors.size(), ratio,
+    std::printf("%s,%zu,%.6g,%lld,%lld,%s,%.9g,%.9g,%.9g,%zu,%.6f", name.c_str(), platform.processors.size(), ratio,
                 instance, static_cast<long long>(n), peers::to_string(out.policy).c_str(), out.makespan,
                 out.makespan / best, std::isnan(exact) ? NAN : out.makespan / exact, used, out.seconds);
+    if (o.counts) {
+      std::string shares;
+      for (hetlb::Count c : out.counts) shares += (shares.empty() ? "" : " ") + std::to_string(c);
+      std::printf(",%s", shares.c_str());
+    }
+    std::printf("\n");
   }
   if (o.check && !std::isnan(exact) && !std::isnan(lp)) {
     const double tolerance = 1e-9 * std::max(1.0, lp_bound);
@@ -98,6 +105,7 @@ int main(int argc, char** argv) {
   app.add_option("--policies", o.policies, "comma-separated: mpi-scatter, divmod, zoltan-block, zoltan-rcb, hetlb-lp, hetlb-exact");
   app.add_flag("--check", o.check, "fail unless exact <= lp <= LP (3) optimum + equation (4) on every instance");
   app.add_flag("--header", o.header, "print the CSV header first");
+  app.add_flag("--counts", o.counts, "add a column: each processor's items, file (rank) order, space-separated");
   int code = 0;
   try {
     app.parse(argc, argv);
@@ -117,7 +125,8 @@ int main(int argc, char** argv) {
     return code < 0 ? 0 : code;
   }
   if (o.header)
-    std::printf("platform,processors,ratio,instance,items,policy,makespan,relative_to_best,relative_to_exact,used,seconds\n");
+    std::printf("platform,processors,ratio,instance,items,policy,makespan,relative_to_best,relative_to_exact,used,seconds%s\n",
+                o.counts ? ",counts" : "");
   bool ok = true;
   try {
     if (!o.platform.empty()) {
