@@ -6,8 +6,9 @@
 #   3. the seismic example under mpirun, 4 and 8 ranks with emulated speeds, $REPS repetitions (the
 #      policies interleaved inside each repetition);
 #   4. the seismic example under SMPI on Table 1's platform (16 simulated ranks, 81,710 rays: a tenth of
-#      the paper's), hetlb planning inside the simulation, Zoltan's counts computed by Zoltan
-#      (hetlb-peers-model --counts) and sent with MPI_Scatterv (Zoltan itself is built against Open MPI);
+#      the paper's) and on the study's Grid'5000 subset (64 ranks, emulated speeds), hetlb planning
+#      inside the simulation, Zoltan's counts computed by Zoltan (hetlb-peers-model --counts) and sent
+#      with MPI_Scatterv (Zoltan itself is built against Open MPI);
 #   5. the tables (summarize.py) and the figure of the gap to hetlb's exact plan.
 # make compare-peers runs it; BUILD, OUT, INSTANCES, REPS, RATIOS and SIZES may be set.
 set -eu
@@ -77,33 +78,47 @@ for rep in $(seq 1 "$REPS"); do
   done
 done
 
-f="$OUT/seismic-smpi-grid1999.csv"
-SMPI_RAYS=81710
-if command -v smpirun > /dev/null && [ -f "$BIN/libhetlb-peers-seismic-smpi.so" ]; then
-  mkdir -p "$BUILD/peers"
-  [ -s "$BUILD/peers/grid1999.xml" ] || "$BIN/hetlb" simgrid-platform examples/grid1999.json -o "$BUILD/peers/grid1999.xml" \
-    --hostfile "$BUILD/peers/grid1999.hosts" --flops-per-item 1 --bytes-per-item 32
-  # Each policy as it moves its data, then Zoltan's counts sent one at a time in rank order (single
-  # port, RR-4770's model) and hetlb's counts sent all at once by MPI_Scatterv (overlapping sends).
+# smpi_runs CSV RANKS JSON XML HOSTS RAYS [ARGS...]: every policy as it moves its data, then Zoltan's
+# counts sent one at a time in rank order (single port, RR-4770's model) and hetlb's counts sent all
+# at once by MPI_Scatterv (overlapping sends).
+smpi_runs() {
+  f=$1 np=$2 json=$3 xml=$4 hosts=$5 rays=$6
+  shift 6
   for run in $(echo $POLICIES | sed 's/\([^ ]*\)/\1:native/g') zoltan-block:ordered hetlb-exact:scatterv; do
     policy=${run%%:*} transport=${run#*:}
     if [ -s "$f" ] && awk -F, -v p="$policy" -v t="$transport" '$2 == p && $10 == t { found = 1; exit }
         END { exit !found }' "$f"; then continue; fi
-    echo "compare-peers: seismic under SMPI, Table 1's platform, 16 ranks, $policy, transport $transport"
+    echo "compare-peers: seismic under SMPI, $json, $np ranks, $policy, transport $transport"
     counts=""
     case $policy in
-      zoltan-*) counts="--counts $("$BIN/hetlb-peers-model" --platform examples/grid1999.json --items $SMPI_RAYS \
-                  --policies "$policy" --counts | cut -d, -f12 | tr ' ' ',')" ;;
+      zoltan-*) counts="--counts $("$BIN/hetlb-peers-model" --platform "$json" --items "$rays" --policies "$policy" \
+                  --counts | cut -d, -f12 | tr ' ' ',')" ;;
     esac
-    smpirun -np 16 -platform "$BUILD/peers/grid1999.xml" -hostfile "$BUILD/peers/grid1999.hosts" \
-      --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 --cfg=smpi/lat-factor:0:1 --log=root.thresh:warning \
-      "$BIN/libhetlb-peers-seismic-smpi.so" --policy "$policy" --platform examples/grid1999.json --rays $SMPI_RAYS \
-      $counts --transport "$transport" --header > "$tmp" 2> "$tmp.err" || { cat "$tmp.err" >&2; exit 1; }
+    smpirun -np "$np" -platform "$xml" -hostfile "$hosts" --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 \
+      --cfg=smpi/lat-factor:0:1 --log=root.thresh:warning "$BIN/libhetlb-peers-seismic-smpi.so" --policy "$policy" \
+      --platform "$json" --rays "$rays" $counts --transport "$transport" --header "$@" > "$tmp" 2> "$tmp.err" \
+      || { cat "$tmp.err" >&2; exit 1; }
     rm -f "$tmp.err"
     add "$f"
   done
+}
+
+if command -v smpirun > /dev/null && [ -f "$BIN/libhetlb-peers-seismic-smpi.so" ] && [ -x "$BIN/hetlb-peers-grid-platform" ]; then
+  mkdir -p "$BUILD/peers"
+  # Table 1's platform: one link per processor to the root, one simulated flop per ray (81,710 rays).
+  [ -s "$BUILD/peers/grid1999.xml" ] || "$BIN/hetlb" simgrid-platform examples/grid1999.json -o "$BUILD/peers/grid1999.xml" \
+    --hostfile "$BUILD/peers/grid1999.hosts" --flops-per-item 1 --bytes-per-item 32
+  smpi_runs "$OUT/seismic-smpi-grid1999.csv" 16 examples/grid1999.json "$BUILD/peers/grid1999.xml" \
+    "$BUILD/peers/grid1999.hosts" 81710
+  # The study's Grid'5000 subset, 64 hosts (1 Gflop/s, 125 MB/s links inside a site, 2.25 GB/s backbone),
+  # 10^5 flops per ray times a slowdown drawn in 1..6, 128,000 rays of 32 bytes.
+  [ -s "$BUILD/peers/grid64.json" ] || "$BIN/hetlb-peers-grid-platform" --nodes 64 --flops-per-ray 1e5 --bytes-per-ray 32 \
+    --seed "$SEED" --items 128000 --json "$BUILD/peers/grid64.json" --xml "$BUILD/peers/grid64.xml" \
+    --hostfile "$BUILD/peers/grid64.hosts"
+  smpi_runs "$OUT/seismic-smpi-study-grid64.csv" 64 "$BUILD/peers/grid64.json" "$BUILD/peers/grid64.xml" \
+    "$BUILD/peers/grid64.hosts" 128000 --emulate --flops-per-ray 1e5
 else
-  echo "compare-peers: no smpirun or no $BIN/libhetlb-peers-seismic-smpi.so: the SMPI runs are skipped"
+  echo "compare-peers: no smpirun, or the SMPI programs are not built: the SMPI runs are skipped"
 fi
 
 python3 bench/peers/summarize.py "$OUT"

@@ -48,6 +48,7 @@ struct Options {
   bool lose_one = false;
   std::string counts;
   std::string transport = "native";
+  double flops_per_ray = 1;
 };
 
 int fail_everywhere(int rank, const std::string& message, int code) {
@@ -127,6 +128,8 @@ int main(int argc, char** argv) {
   app.add_flag("--emulate", o.emulate, "trace each ray compute_r / fastest times on rank r");
   app.add_flag("--header", o.header, "print the CSV header first");
 #ifdef HETLB_SMPI
+  app.add_option("--flops-per-ray", o.flops_per_ray, "simulated work of one ray (times the slowdown with --emulate)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--counts", o.counts, "SMPI build, Zoltan policies: the items of each rank as Zoltan computed them, comma-separated");
 #endif
   app.add_flag("--lose-one", o.lose_one, "testing: the last rank drops one ray, so the conservation check must fail");
@@ -293,10 +296,12 @@ int main(int argc, char** argv) {
   }
   const double received = MPI_Wtime() - start;
   std::vector<seismic::Traced> traced(mine.size());
+#ifndef HETLB_SMPI
   for (std::size_t i = 0; i < mine.size(); ++i)
     for (int repeat = 0; repeat < slowdown; ++repeat) traced[i] = seismic::trace(mine[i], model);
-#ifdef HETLB_SMPI
-  smpi_execute_flops(static_cast<double>(mine.size()));  // one flop per ray: hosts run at rays/s
+#else  // traced once for real; the simulated work is --flops-per-ray (1: hosts run at rays/s) x the slowdown
+  for (std::size_t i = 0; i < mine.size(); ++i) traced[i] = seismic::trace(mine[i], model);
+  smpi_execute_flops(static_cast<double>(mine.size()) * o.flops_per_ray * slowdown);
 #endif
   const double finished = MPI_Wtime() - start;
   if (o.lose_one && rank == size - 1 && !traced.empty()) traced.pop_back();
