@@ -115,6 +115,7 @@ if command -v smpirun > /dev/null && [ -f "$BIN/libhetlb-peers-seismic-smpi.so" 
   [ -s "$BUILD/peers/grid64.json" ] || "$BIN/hetlb-peers-grid-platform" --nodes 64 --flops-per-ray 1e5 --bytes-per-ray 32 \
     --seed "$SEED" --items 128000 --json "$BUILD/peers/grid64.json" --xml "$BUILD/peers/grid64.xml" \
     --hostfile "$BUILD/peers/grid64.hosts"
+  [ -s "$OUT/study-grid64-platform.json" ] || cp "$BUILD/peers/grid64.json" "$OUT/study-grid64-platform.json"
   smpi_runs "$OUT/seismic-smpi-study-grid64.csv" 64 "$BUILD/peers/grid64.json" "$BUILD/peers/grid64.xml" \
     "$BUILD/peers/grid64.hosts" 128000 --emulate --flops-per-ray 1e5
 else
