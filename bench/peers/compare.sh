@@ -80,11 +80,11 @@ done
 
 # smpi_runs CSV RANKS JSON XML HOSTS RAYS [ARGS...]: every policy as it moves its data, then Zoltan's
 # counts sent one at a time in rank order (single port, RR-4770's model) and hetlb's counts sent all
-# at once by MPI_Scatterv (overlapping sends).
+# at once by MPI_Scatterv (overlapping sends). RUNS (policy:transport ...) and SMPI_CFG may be set.
 smpi_runs() {
   f=$1 np=$2 json=$3 xml=$4 hosts=$5 rays=$6
   shift 6
-  for run in $(echo $POLICIES | sed 's/\([^ ]*\)/\1:native/g') zoltan-block:ordered hetlb-exact:scatterv; do
+  for run in ${RUNS:-$(echo $POLICIES | sed 's/\([^ ]*\)/\1:native/g') zoltan-block:ordered hetlb-exact:scatterv}; do
     policy=${run%%:*} transport=${run#*:}
     if [ -s "$f" ] && awk -F, -v p="$policy" -v t="$transport" '$2 == p && $10 == t { found = 1; exit }
         END { exit !found }' "$f"; then continue; fi
@@ -95,7 +95,7 @@ smpi_runs() {
                   --counts | cut -d, -f12 | tr ' ' ',')" ;;
     esac
     smpirun -np "$np" -platform "$xml" -hostfile "$hosts" --cfg=smpi/simulate-computation:no --cfg=smpi/bw-factor:0:1 \
-      --cfg=smpi/lat-factor:0:1 --log=root.thresh:warning "$BIN/libhetlb-peers-seismic-smpi.so" --policy "$policy" \
+      --cfg=smpi/lat-factor:0:1 ${SMPI_CFG:-} --log=root.thresh:warning "$BIN/libhetlb-peers-seismic-smpi.so" --policy "$policy" \
       --platform "$json" --rays "$rays" $counts --transport "$transport" --header "$@" > "$tmp" 2> "$tmp.err" \
       || { cat "$tmp.err" >&2; exit 1; }
     rm -f "$tmp.err"
@@ -118,6 +118,11 @@ if command -v smpirun > /dev/null && [ -f "$BIN/libhetlb-peers-seismic-smpi.so" 
   [ -s "$OUT/study-grid64-platform.json" ] || cp "$BUILD/peers/grid64.json" "$OUT/study-grid64-platform.json"
   smpi_runs "$OUT/seismic-smpi-study-grid64.csv" 64 "$BUILD/peers/grid64.json" "$BUILD/peers/grid64.xml" \
     "$BUILD/peers/grid64.hosts" 128000 --emulate --flops-per-ray 1e5
+  # The same with every send in rendezvous (no eager sends below 64 KiB): one at a time is then strictly
+  # one at a time, as in RR-4770's model.
+  RUNS="zoltan-block:native zoltan-block:ordered hetlb-exact:native hetlb-exact:scatterv" \
+  SMPI_CFG=--cfg=smpi/send-is-detached-thresh:0 smpi_runs "$OUT/seismic-smpi-study-grid64-rendezvous.csv" 64 \
+    "$BUILD/peers/grid64.json" "$BUILD/peers/grid64.xml" "$BUILD/peers/grid64.hosts" 128000 --emulate --flops-per-ray 1e5
 else
   echo "compare-peers: no smpirun, or the SMPI programs are not built: the SMPI runs are skipped"
 fi
