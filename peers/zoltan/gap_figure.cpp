@@ -14,6 +14,17 @@
 
 namespace {
 
+// One style per policy, so that the curves that overlap (the two equal-count splits, Zoltan's two
+// methods) stay readable.
+std::string style(const std::string& policy) {
+  if (policy == "mpi-scatter") return "lc rgb '#888888' lw 2 pt 1";
+  if (policy == "divmod") return "lc rgb '#000000' lw 1 dt 2 pt 2";
+  if (policy == "zoltan-block") return "lc rgb '#1f5fbf' lw 2 pt 7";
+  if (policy == "zoltan-rcb") return "lc rgb '#00a0c0' lw 1 dt 2 pt 6";
+  if (policy == "hetlb-lp") return "lc rgb '#d62728' lw 2 pt 5";
+  return "lw 1";
+}
+
 struct Row {
   std::string ratio;
   double mean = 0;
@@ -65,7 +76,7 @@ int main(int argc, char** argv) {
       for (const std::string& policy : policies) {
         const auto found = by_policy.find(policy);
         if (found == by_policy.end()) continue;
-        plot += std::string(plot == "plot " ? "" : ", ") + "'-' using 0:($2+1):xtic(1) title " + hetlb::plot::quote(policy);
+        plot += std::string(plot == "plot " ? "" : ", ") + "'-' using 0:($2+1):xtic(1) " + style(policy) + " title " + hetlb::plot::quote(policy);
         for (const Row& r : found->second) data += r.ratio + "," + std::to_string(r.mean) + "\n";
         data += "e\n";
       }
