@@ -1,0 +1,46 @@
+"""Run under mpirun -np 4 by test_mpi.py: hetlb.mpi on records, persistent plans, and agreed errors.
+Prints one line per check and rank: "<check> <rank> <outcome>"."""
+from mpi4py import MPI
+import numpy as np
+
+import hetlb
+import hetlb.mpi
+
+comm = MPI.COMM_WORLD
+rank, size = comm.Get_rank(), comm.Get_size()
+platform = hetlb.platform(compute=[3e-3, 1e-3, 2e-3, 1e-3][:size], comm=[0, 1e-4, 3e-4, 2e-4][:size], root=0)
+plan = hetlb.plan_scatter(platform, items=1000)
+
+
+def outcome(check, call):
+    try:
+        result = call()
+        print(f"{check} {rank} ok {result}", flush=True)
+    except ValueError as e:
+        print(f"{check} {rank} ValueError {e}", flush=True)
+
+
+# records of 3 float32 each, scattered and gathered back through a persistent plan, twice
+records = np.arange(3000, dtype=np.float32).reshape(1000, 3) if rank == 0 else None
+persistent = hetlb.mpi.Plan(comm, plan)
+
+
+def roundtrip():
+    for _ in range(2):
+        mine = hetlb.mpi.scatterv(comm, persistent, records)
+        assert mine.shape == (plan.counts[rank], 3) and mine.dtype == np.float32
+        start = plan.displacements[rank]
+        assert np.array_equal(mine[:, 0], 3 * np.arange(start, start + plan.counts[rank], dtype=np.float32))
+        back = hetlb.mpi.gatherv(comm, persistent, mine + 1)
+        if rank == 0:
+            assert np.array_equal(back, records + 1)
+    return persistent.counts == plan.counts.tolist()
+
+
+outcome("roundtrip", roundtrip)
+outcome("short-sendbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(999) if rank == 0 else None))
+outcome("bad-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
+                                                  np.zeros(1) if rank == 2 else None))
+small = hetlb.plan_scatter(hetlb.platform(compute=[1e-3] * (size - 1), comm=[0] + [1e-4] * (size - 2)), items=10)
+outcome("wrong-size", lambda: hetlb.mpi.scatterv(comm, small, np.zeros(10) if rank == 0 else None))
+persistent.free()

@@ -1,0 +1,37 @@
+"""hetlb.mpi under mpirun -np 4: records round trip through a persistent plan, and every argument
+error is the same ValueError on every rank (no hang)."""
+import os
+import subprocess
+
+import pytest
+
+from conftest import mpirun, python
+
+pytest.importorskip("mpi4py")
+
+
+@pytest.fixture(scope="module")
+def lines():
+    p = subprocess.run([*mpirun(), "-np", "4", python(), os.path.join(os.path.dirname(__file__), "mpi_program.py")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = {}
+    for line in p.stdout.splitlines():
+        check, rank, rest = line.split(" ", 2)
+        out.setdefault(check, {})[int(rank)] = rest
+    return out
+
+
+def test_roundtrip(lines):
+    assert lines["roundtrip"] == {r: "ok True" for r in range(4)}
+
+
+@pytest.mark.parametrize("check,message", [
+    ("short-sendbuf", "sendbuf: 999 items at the root: expected 1000, the plan's items"),
+    ("bad-recvbuf", "rank 2: recvbuf: 1 items of 8 bytes: expected"),
+    ("wrong-size", "processors"),
+])
+def test_same_error_on_every_rank(lines, check, message):
+    outcomes = lines[check]
+    assert len(outcomes) == 4 and len(set(outcomes.values())) == 1, outcomes
+    assert outcomes[0].startswith("ValueError ") and message in outcomes[0]
