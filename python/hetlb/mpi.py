@@ -44,14 +44,6 @@ def _layout(buf: Any) -> Tuple[np.dtype, Tuple[int, ...], int]:
     return a.dtype, tuple(a.shape[1:]), int(a.shape[0])
 
 
-def _agree(comm: Any, error: Optional[str]) -> None:
-    """Raises the first rank's error on every rank (an allgather of the local verdicts)."""
-    verdicts = comm.allgather(error)
-    for rank, e in enumerate(verdicts):
-        if e is not None:
-            raise ValueError(f"rank {rank}: {e}")
-
-
 def _local(check) -> Optional[str]:
     try:
         check()
@@ -62,6 +54,30 @@ def _local(check) -> Optional[str]:
 
 def _itemsize(dtype: np.dtype, shape: Tuple[int, ...]) -> int:
     return int(dtype.itemsize * int(np.prod(shape, dtype=np.int64)))
+
+
+_UNKNOWN = 1 << 62
+
+
+def _agree(comm: Any, error: Optional[str], itemsize: Optional[int]) -> Tuple[bool, int]:
+    """One small Allreduce: any rank's error (then raised on every rank, the first rank's message),
+    whether a rank needs the root's item layout (itemsize None), and the item size every other rank
+    uses (ValueError on every rank when they differ). Returns (layout needed, item size or 0)."""
+    from mpi4py import MPI
+
+    known = itemsize is not None
+    v = np.array([error is not None, not known, itemsize if known else 0, -itemsize if known else -_UNKNOWN],
+                 dtype=np.int64)
+    comm.Allreduce(MPI.IN_PLACE, v, op=MPI.MAX)
+    if v[0]:
+        for rank, e in enumerate(comm.allgather(error)):
+            if e is not None:
+                raise ValueError(f"rank {rank}: {e}")
+    largest, smallest = int(v[2]), int(-v[3])
+    if smallest != _UNKNOWN and largest != smallest:
+        raise ValueError(f"item sizes differ between ranks ({smallest} to {largest} bytes): expected the same "
+                         "dtype and item shape everywhere")
+    return bool(v[1]), largest
 
 
 def scatterv(comm: Any, plan: Union[ScatterPlan, MpiPlan], sendbuf: Any = None, recvbuf: Any = None) -> Any:
@@ -76,43 +92,43 @@ def scatterv(comm: Any, plan: Union[ScatterPlan, MpiPlan], sendbuf: Any = None, 
 
 
 def _scatterv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
-    rank = comm.Get_rank()
-    meta = None
-    error = None
-    if rank == mp.root:
-        def check_send():
-            nonlocal meta
+    root = comm.Get_rank() == mp.root
+    layout = None
+    itemsize = None
+
+    def check():
+        nonlocal layout, itemsize
+        if root:
             if sendbuf is None:
                 raise ValueError("sendbuf: None at the root: expected the items to scatter")
             dtype, shape, n = _layout(sendbuf)
             if n != mp.items:
                 raise ValueError(f"sendbuf: {n} items at the root: expected {mp.items}, the plan's items")
-            meta = (dtype.str, shape)
-        error = _local(check_send)
-    meta, error = comm.bcast((meta, error), root=mp.root)
-    if error is not None:
-        raise ValueError(error)
-    dtype, shape = np.dtype(meta[0]), tuple(meta[1])
+            layout, itemsize = (dtype.str, shape), _itemsize(dtype, shape)
+        if recvbuf is not None:
+            rdtype, rshape, n = _layout(recvbuf)
+            if n != mp.count:
+                raise ValueError(f"recvbuf: {n} items: expected {mp.count}, this rank's share")
+            if itemsize is not None and _itemsize(rdtype, rshape) != itemsize:
+                raise ValueError(f"recvbuf: items of {_itemsize(rdtype, rshape)} bytes: expected {itemsize}, "
+                                 "the send buffer's")
+            itemsize = _itemsize(rdtype, rshape)
+    error = _local(check)
+    needed, size = _agree(comm, error, itemsize)
     out = recvbuf
-
-    def check_recv():
-        nonlocal out
+    if needed:  # some rank allocates its block: the root's dtype and item shape
+        layout = comm.bcast(layout, root=mp.root)
         if out is None:
-            out = np.empty((mp.count,) + shape, dtype=dtype)
-            return
-        rdtype, rshape, n = _layout(out)
-        if n != mp.count or _itemsize(rdtype, rshape) != _itemsize(dtype, shape):
-            raise ValueError(f"recvbuf: {n} items of {_itemsize(rdtype, rshape)} bytes: expected {mp.count} items "
-                             f"of {_itemsize(dtype, shape)} bytes")
-    _agree(comm, _local(check_recv))
-    mp._scatter(sendbuf if rank == mp.root else None, out, _itemsize(dtype, shape))
+            out = np.empty((mp.count,) + tuple(layout[1]), dtype=np.dtype(layout[0]))
+        size = _itemsize(np.dtype(layout[0]), tuple(layout[1]))
+    mp._scatter(sendbuf if root else None, out, size)
     return out
 
 
 def gatherv(comm: Any, plan: Union[ScatterPlan, MpiPlan], sendbuf: Any, recvbuf: Any = None) -> Any:
     """Gathers every rank's block (``sendbuf``: this rank's ``count`` items) into the root's
-    ``recvbuf`` (``plan.items`` items; a new numpy array when None), receiving in the plan's gather
-    order. Returns the root's buffer at the root, None elsewhere. Collective over ``comm``."""
+    ``recvbuf`` (``plan.items`` items; a new numpy array of its own block's dtype when None), receiving
+    in the plan's gather order. Returns the root's buffer at the root, None elsewhere. Collective."""
     mp = Plan(comm, plan)
     try:
         return _gatherv(comm, mp, sendbuf, recvbuf)
@@ -122,38 +138,30 @@ def gatherv(comm: Any, plan: Union[ScatterPlan, MpiPlan], sendbuf: Any, recvbuf:
 
 
 def _gatherv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
-    rank = comm.Get_rank()
-    meta = None
-    error = None
+    root = comm.Get_rank() == mp.root
     out = recvbuf
-    if rank == mp.root:
-        def check_root():
-            nonlocal meta, out
-            if out is None:
-                if sendbuf is None:
-                    raise ValueError("sendbuf: None at the root: expected its block")
-                dtype, shape, _ = _layout(sendbuf)
-                out = np.empty((mp.items,) + shape, dtype=dtype)
-            dtype, shape, n = _layout(out)
-            if n != mp.items:
-                raise ValueError(f"recvbuf: {n} items at the root: expected {mp.items}, the plan's items")
-            meta = (dtype.str, shape)
-        error = _local(check_root)
-    meta, error = comm.bcast((meta, error), root=mp.root)
-    if error is not None:
-        raise ValueError(error)
-    dtype, shape = np.dtype(meta[0]), tuple(meta[1])
+    itemsize = None
 
-    def check_send():
+    def check():
+        nonlocal out, itemsize
         if sendbuf is None:
             raise ValueError("sendbuf: None: expected this rank's block")
-        sdtype, sshape, n = _layout(sendbuf)
-        if n != mp.count or _itemsize(sdtype, sshape) != _itemsize(dtype, shape):
-            raise ValueError(f"sendbuf: {n} items of {_itemsize(sdtype, sshape)} bytes: expected {mp.count} items "
-                             f"of {_itemsize(dtype, shape)} bytes")
-    _agree(comm, _local(check_send))
-    mp._gather(sendbuf, out if rank == mp.root else None, _itemsize(dtype, shape))
-    return out if rank == mp.root else None
+        dtype, shape, n = _layout(sendbuf)
+        if n != mp.count:
+            raise ValueError(f"sendbuf: {n} items: expected {mp.count}, this rank's share")
+        itemsize = _itemsize(dtype, shape)
+        if root:
+            if out is None:
+                out = np.empty((mp.items,) + shape, dtype=dtype)
+            rdtype, rshape, n = _layout(out)
+            if n != mp.items:
+                raise ValueError(f"recvbuf: {n} items at the root: expected {mp.items}, the plan's items")
+            if _itemsize(rdtype, rshape) != itemsize:
+                raise ValueError(f"recvbuf: items of {_itemsize(rdtype, rshape)} bytes at the root: expected "
+                                 f"{itemsize}, the send buffer's")
+    _, size = _agree(comm, _local(check), itemsize)
+    mp._gather(sendbuf, out if root else None, size)
+    return out if root else None
 
 
 __all__ = ["Plan", "MpiPlan", "scatterv", "gatherv"]

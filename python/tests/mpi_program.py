@@ -41,6 +41,9 @@ outcome("roundtrip", roundtrip)
 outcome("short-sendbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(999) if rank == 0 else None))
 outcome("bad-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
                                                   np.zeros(1) if rank == 2 else None))
+outcome("bad-dtype", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
+                                                np.zeros(plan.counts[rank], dtype=np.float32 if rank == 3 else float)))
+outcome("gather-short", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank] - (rank == 1))))
 small = hetlb.plan_scatter(hetlb.platform(compute=[1e-3] * (size - 1), comm=[0] + [1e-4] * (size - 2)), items=10)
 outcome("wrong-size", lambda: hetlb.mpi.scatterv(comm, small, np.zeros(10) if rank == 0 else None))
 persistent.free()

@@ -27,8 +27,10 @@ def test_roundtrip(lines):
 
 
 @pytest.mark.parametrize("check,message", [
-    ("short-sendbuf", "sendbuf: 999 items at the root: expected 1000, the plan's items"),
-    ("bad-recvbuf", "rank 2: recvbuf: 1 items of 8 bytes: expected"),
+    ("short-sendbuf", "rank 0: sendbuf: 999 items at the root: expected 1000, the plan's items"),
+    ("bad-recvbuf", "rank 2: recvbuf: 1 items: expected 149, this rank's share"),
+    ("bad-dtype", "item sizes differ between ranks (4 to 8 bytes)"),
+    ("gather-short", "rank 1: sendbuf: 409 items: expected 410, this rank's share"),
     ("wrong-size", "processors"),
 ])
 def test_same_error_on_every_rank(lines, check, message):
