@@ -122,6 +122,32 @@ def _scatter_shares(self: ScatterPlan) -> list:
     return self.to_dict()["shares"]
 
 
+def _scatter_perturb(
+    self: ScatterPlan,
+    percent: Optional[float] = None,
+    samples: Optional[int] = None,
+    seed: int = 1,
+    factors: Union[None, Mapping[str, Any], str, "os.PathLike[str]"] = None,
+) -> dict:
+    """How the plan holds when the real costs differ from the model (``hetlb scatter --perturb PCT
+    --samples N --seed S --factors F --format json``): each cost off by up to ``percent``% (uniform,
+    ``samples`` draws, default 100) and/or fixed ``factors`` ({"NAME": F} multiplies NAME's computation
+    cost, {"NAME": {"compute": F, "comm": G}} both), beside re-planning knowing the real costs.
+    Returns {"plan": ..., "perturbation": {nominal_makespan, plan_makespan, replanned_makespan,
+    regret, per_sample, ...}}."""
+    if percent is None and factors is None:
+        raise ValueError("perturb: expected percent= or factors= (the real costs' difference from the model)")
+    text, path = "", ""
+    if isinstance(factors, Mapping):
+        text = json.dumps(factors)
+    elif factors is not None:
+        path = os.fspath(factors)
+    return json.loads(self._perturb(None if percent is None else float(percent),
+                                    None if samples is None else _whole(samples, "samples"),
+                                    _whole(seed, "seed"), text, path))
+
+
+ScatterPlan.perturb = _scatter_perturb
 ScatterPlan.to_dict = _scatter_to_dict
 ScatterPlan.shares = property(_scatter_shares)
 

@@ -2,17 +2,24 @@
 // function that `hetlb scatter --format json` prints; the argument checks are the command line's.
 #include "scatter_bindings.hpp"
 
+#include <cstdint>
+#include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
+#include "hetlb/io/perturbation_json.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/io/scatter_json.hpp"
+#include "hetlb/scatter/perturbation.hpp"
 #include "hetlb/scatter/solve.hpp"
 
 namespace py = pybind11;
@@ -92,6 +99,51 @@ ScatterPlan plan(const PlatformHandle& h, long long items, const std::string& al
   return p;
 }
 
+// `hetlb scatter --perturb PCT --samples N --seed S --factors FILE --format json` on this plan; percent
+// or samples None: not given; factors: the JSON text of a dict (source "factors") or a file's path.
+std::string perturb(const ScatterPlan& p, std::optional<double> percent_arg, std::optional<long long> samples_arg,
+                    std::uint64_t seed, const std::string& factors_text, const std::string& factors_path) {
+  const bool percent_given = percent_arg.has_value(), samples_given = samples_arg.has_value();
+  const double percent = percent_arg.value_or(0.0);
+  const long long samples = samples_arg.value_or(100);
+  if (percent_given && !(percent >= 0 && percent < 100))
+    throw Error(fmt::format("--perturb {}: expected a percentage in [0, 100)", percent));
+  if (samples_given && (samples <= 0 || samples > scatter::kMaxPerturbationSamples))
+    throw Error(fmt::format("--samples: value {}: expected a whole number from 1 to {}", samples,
+                            scatter::kMaxPerturbationSamples));
+  scatter::PerturbationRequest pr;
+  pr.percent = percent_given ? percent : 0.0;
+  pr.samples = static_cast<int>(percent_given || samples_given ? samples : 1);
+  pr.seed = seed;
+  pr.fixed.assign(p.platform->processors.size(), {});
+  nlohmann::json factors;
+  std::string source = "factors";
+  if (!factors_path.empty()) {
+    source = factors_path;
+    if (const std::string why = unreadable_reason(factors_path); !why.empty())
+      throw Error(fmt::format("{}: cannot open the factors file: {}", factors_path, why));
+    std::ifstream in(factors_path);
+    try {
+      factors = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception&) {
+      throw Error(fmt::format("{}: malformed JSON (expected {{\"NAME\": FACTOR or {{\"compute\": F, \"comm\": G}}}})",
+                              factors_path));
+    }
+  } else if (!factors_text.empty()) {
+    factors = nlohmann::json::parse(factors_text);
+  }
+  if (!factors.is_null()) {
+    if (!factors.is_object()) throw Error(fmt::format("{}: expected an object of processor names", source));
+    io::apply_cost_factors(*p.platform, factors, source, pr.fixed);
+  }
+  scatter::PerturbationReport report;
+  {
+    py::gil_scoped_release release;
+    report = scatter::perturb_plan(*p.platform, p.request, p.result, pr);
+  }
+  return io::perturbation_json(*p.platform, p.result, pr, report).dump();
+}
+
 }  // namespace
 
 void bind_scatter(py::module_& m) {
@@ -167,6 +219,8 @@ void bind_scatter(py::module_& m) {
       .def_property_readonly("solve_seconds", [](const ScatterPlan& p) { return p.result.solve_seconds; })
       .def_property_readonly("platform",
                              [](const ScatterPlan& p) { return PlatformHandle{p.platform, "platform"}; })
+      .def("_perturb", &perturb, py::arg("percent"), py::arg("samples"), py::arg("seed"), py::arg("factors_json"),
+           py::arg("factors_path"))
       .def("to_json", [](const ScatterPlan& p) { return io::scatter_json(p.result).dump(2) + "\n"; },
            "The plan as `hetlb scatter --format json` prints it.")
       .def("__repr__", [](const ScatterPlan& p) {

@@ -44,7 +44,8 @@ def cli_error(*args):
     assert code != 0
     lines = [l for l in err.splitlines() if l.startswith("hetlb: error: ")]
     assert len(lines) == 1, err
-    return lines[0][len("hetlb: error: "):]
+    message = lines[0][len("hetlb: error: "):]
+    return message[: -len(" (see hetlb --help)")] if message.endswith(" (see hetlb --help)") else message
 
 
 def mpirun():

@@ -174,3 +174,38 @@ def test_no_native_leak_over_10000_plans():
     for _ in range(10000):
         hetlb.plan_scatter(pf, items=10000).to_json()
     assert resident_bytes() - before < 4 * 1024 * 1024
+
+
+def without_plan_time(d):
+    d = dict(d)
+    d["plan"] = without_time(d["plan"])
+    return d
+
+
+def test_perturbation_equals_cli(tmp_path):
+    plan = hetlb.plan_scatter(GRID, items=20000)
+    got = plan.perturb(percent=10, samples=20, seed=7)
+    expected = cli_json("scatter", GRID, "--items", 20000, "--perturb", 10, "--samples", 20, "--seed", 7,
+                        "--format", "json")
+    assert without_plan_time(got) == without_plan_time(expected)
+    factors = {"sekhmet": 2, "caseb": {"comm": 1.5}}
+    f = tmp_path / "factors.json"
+    f.write_text(json.dumps(factors))
+    expected = cli_json("scatter", GRID, "--items", 20000, "--factors", f, "--format", "json")
+    assert without_plan_time(plan.perturb(factors=factors)) == without_plan_time(expected)
+    assert without_plan_time(plan.perturb(factors=str(f))) == without_plan_time(expected)
+
+
+def test_perturbation_refusals_have_the_cli_message(tmp_path):
+    plan = hetlb.plan_scatter(GRID)
+    f = tmp_path / "factors.json"
+    f.write_text('{"nobody": 2}')
+    for kwargs, args in [(dict(percent=150), ["--perturb", 150]),
+                         (dict(percent=5, samples=0), ["--perturb", 5, "--samples", 0]),
+                         (dict(factors=str(f)), ["--factors", f]),
+                         (dict(factors=str(tmp_path / "none.json")), ["--factors", tmp_path / "none.json"])]:
+        with pytest.raises(ValueError) as e:
+            plan.perturb(**kwargs)
+        assert str(e.value) == cli_error("scatter", GRID, *args)
+    with pytest.raises(ValueError, match=r"^factors: unknown processor .nobody."):
+        plan.perturb(factors={"nobody": 2})
