@@ -1,5 +1,7 @@
 #include "forked_call.hpp"
 
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,7 +29,7 @@ void write_all(int fd, const std::string& text) {
 
 }  // namespace
 
-std::string forked_call(const std::function<std::string()>& body) {
+std::string forked_call(const std::function<std::string()>& body, const std::function<bool()>& interrupted) {
   int fd[2];
   if (pipe(fd) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   const pid_t pid = fork();
@@ -54,6 +56,18 @@ std::string forked_call(const std::function<std::string()>& body) {
   std::string text;
   char buf[65536];
   for (;;) {
+    pollfd p{fd[0], POLLIN, 0};
+    const int ready = poll(&p, 1, 100);
+    if (ready == 0 || (ready < 0 && errno == EINTR)) {
+      if (interrupted && interrupted()) {
+        kill(pid, SIGKILL);
+        close(fd[0]);
+        while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+        throw Interrupted{};
+      }
+      continue;
+    }
     const ssize_t got = read(fd[0], buf, sizeof buf);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) break;

@@ -27,6 +27,22 @@ namespace hetlb::python {
 
 namespace {
 
+// Ctrl-C (or any pending signal handler that raises) stops the simulation: the child is killed.
+bool python_signal_pending() {
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
+}
+
+// forked_call with Python's signals checked; a raised KeyboardInterrupt propagates as is.
+std::string run_forked(const std::function<std::string()>& body) {
+  try {
+    py::gil_scoped_release release;
+    return forked_call(body, python_signal_pending);
+  } catch (const Interrupted&) {
+    throw py::error_already_set();
+  }
+}
+
 bool is_builtin_topology(const std::string& t) {
   return t == "line" || t == "ring" || t == "torus" || t == "hypercube" || t == "complete";
 }
@@ -77,8 +93,7 @@ std::string simulate_diffusion(const std::string& platform, long long nodes, con
     c.nodes = 0;
   c.trace_interval = !trace ? 0.0 : trace_interval > 0 ? trace_interval : -1.0;
   c.progress = false;
-  py::gil_scoped_release release;
-  return forked_call([&] {
+  return run_forked([&] {
     const sim::DiffusionResult r = sim::simulate_diffusion(c);
     nlohmann::json j = sim::diffusion_json(c, r);
     if (trace) {
@@ -105,8 +120,7 @@ std::string simulate_scatter(const std::string& platform_text, const std::string
   req.items = items;
   req.root = root;
   const Platform pf = io::parse_platform_json(platform_text, source);
-  py::gil_scoped_release release;
-  return forked_call([&] {
+  return run_forked([&] {
     const scatter::Result plan = scatter::plan_scatter(pf, req);
     const sim::ScatterReplay r = sim::replay_scatter(plan.problem, plan.plan.items);
     return sim::scatter_replay_json(algorithm, plan, r).dump();

@@ -1,5 +1,5 @@
 """Run under mpirun -np 4 by test_mpi.py: hetlb.mpi on records, persistent plans, and agreed errors.
-Prints one line per check and rank: "<check> <rank> <outcome>"."""
+Rank 0 prints one line per check and rank: "<check> <rank> <outcome>"."""
 from mpi4py import MPI
 import numpy as np
 
@@ -12,12 +12,15 @@ platform = hetlb.platform(compute=[3e-3, 1e-3, 2e-3, 1e-3][:size], comm=[0, 1e-4
 plan = hetlb.plan_scatter(platform, items=1000)
 
 
+lines = []
+
+
 def outcome(check, call):
     try:
         result = call()
-        print(f"{check} {rank} ok {result}", flush=True)
+        lines.append(f"{check} {rank} ok {result}")
     except ValueError as e:
-        print(f"{check} {rank} ValueError {e}", flush=True)
+        lines.append(f"{check} {rank} ValueError {e}")
 
 
 # records of 3 float32 each, scattered and gathered back through a persistent plan, twice
@@ -47,3 +50,6 @@ outcome("gather-short", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.coun
 small = hetlb.plan_scatter(hetlb.platform(compute=[1e-3] * (size - 1), comm=[0] + [1e-4] * (size - 2)), items=10)
 outcome("wrong-size", lambda: hetlb.mpi.scatterv(comm, small, np.zeros(10) if rank == 0 else None))
 persistent.free()
+everything = comm.gather(lines, root=0)  # printed by rank 0 alone: mpirun may cut lines printed at once
+if rank == 0:
+    print("\n".join(line for mine in everything for line in mine), flush=True)

@@ -92,3 +92,21 @@ def test_the_gil_is_released_during_a_simulation():
     assert end - start > 0.2, "the simulation was too short to tell"
     # the other thread kept ticking through the simulation (it would stop dead if the GIL were held)
     assert len(during) > 20 and max(np.diff([start, *during, end])) < 0.5 * (end - start)
+
+
+def test_ctrl_c_stops_a_long_simulation():
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    program = ("import sys, hetlb\nprint('started', flush=True)\n"
+               "try:\n    hetlb.simulate_diffusion(nodes=4096, iterations=100000)\n"
+               "except KeyboardInterrupt:\n    print('interrupted', flush=True)\n")
+    p = subprocess.Popen([sys.executable, "-c", program], stdout=subprocess.PIPE, text=True, env=os.environ)
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    out, _ = p.communicate(timeout=60)
+    assert "interrupted" in out and time.monotonic() - start < 5
