@@ -10,13 +10,14 @@ items at the root. Every argument error raises the same ValueError on every rank
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _hetlb
 from ._hetlb import ScatterPlan
 from ._hetlb_mpi import MpiPlan, _make_plan
+from .planning import _whole
 
 
 def Plan(comm: Any, plan: ScatterPlan) -> MpiPlan:  # noqa: N802 (a constructor for the reader)
@@ -164,5 +165,86 @@ def _gatherv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
     return out if root else None
 
 
-__all__ = ["Plan", "MpiPlan", "scatterv", "gatherv"]
+def calibrate(comm: Any, fn: Callable[[int], Any], sizes: Sequence[int], *, itemsize: int = 8,
+              repeats: int = 5, root: int = 0, model: str = "affine", names: Optional[Sequence[str]] = None) -> dict:
+    """Measures the cost models a plan takes (RR-4770 Section 5.1: Tcomp and Tcomm "from a series of
+    benchmarks"), collectively over ``comm``.
+
+    Every rank times ``fn(x)`` (processing x items) for each x of ``sizes``; the root times sending
+    x items of ``itemsize`` bytes to every other rank (and a 1-byte reply). Each point is the median of
+    ``repeats`` timings; the points are fitted (``model="affine"``: least squares latency + per item,
+    ``"table"``: the measured points). Returns, on every rank, a platform dict for ``hetlb.platform``:
+    processor r is rank r, named ``names[r]`` (default "rank-r"), the root is ``root``. A failure of
+    ``fn`` on any rank raises the same ValueError on every rank.
+    """
+    from mpi4py import MPI
+
+    rank, size = comm.Get_rank(), comm.Get_size()
+
+    def check():
+        if model not in ("affine", "table"):
+            raise ValueError(f"model '{model}': expected affine or table")
+        if not sizes or any(_whole(x, "sizes") <= 0 for x in sizes):
+            raise ValueError(f"sizes = {list(sizes)!r}: expected item counts > 0")
+        if _whole(repeats, "repeats") < 1 or _whole(itemsize, "itemsize") < 1:
+            raise ValueError(f"repeats = {repeats}, itemsize = {itemsize}: expected at least 1")
+        if not 0 <= _whole(root, "root") < size:
+            raise ValueError(f"root = {root}: expected a rank in [0, {size})")
+        if names is not None and len(names) != size:
+            raise ValueError(f"names: {len(names)} names: expected {size}, one per rank")
+    _agree(comm, _local(check), 0)
+    xs = [int(x) for x in sizes]
+
+    compute: list = []
+
+    def measure():
+        for x in xs:
+            times = []
+            for _ in range(repeats):
+                start = MPI.Wtime()
+                fn(x)
+                times.append(MPI.Wtime() - start)
+            compute.append((float(x), float(np.median(times))))
+    error = None
+    try:
+        measure()
+    except Exception as e:  # noqa: BLE001 (any failure of the user's function, agreed below)
+        error = f"fn raised {type(e).__name__}: {e}"
+    _agree(comm, error, 0)
+
+    comm_points: dict = {r: [] for r in range(size)}
+    ack = np.zeros(1, dtype=np.uint8)
+    for r in range(size):
+        if r == root:
+            continue
+        for x in xs:
+            data = np.zeros(x * itemsize, dtype=np.uint8)
+            times = []
+            for _ in range(repeats):
+                if rank == root:
+                    start = MPI.Wtime()
+                    comm.Send(data, dest=r, tag=77)
+                    comm.Recv(ack, source=r, tag=78)
+                    times.append(MPI.Wtime() - start)
+                elif rank == r:
+                    comm.Recv(data, source=root, tag=77)
+                    comm.Send(ack, dest=root, tag=78)
+            if rank == root:
+                comm_points[r].append((float(x), float(np.median(times))))
+
+    everyone = comm.gather(compute, root=root)
+    platform = None
+    if rank == root:
+        processors = []
+        for r in range(size):
+            processors.append({
+                "name": str(names[r]) if names is not None else f"rank-{r}",
+                "compute": _hetlb._fit_cost(everyone[r], model),
+                "comm": {"per_item": 0.0} if r == root else _hetlb._fit_cost(comm_points[r], model),
+            })
+        platform = {"root": processors[root]["name"], "processors": processors}
+    return comm.bcast(platform, root=root)
+
+
+__all__ = ["Plan", "MpiPlan", "scatterv", "gatherv", "calibrate"]
 _ = _hetlb  # the planning module is loaded first (its exception translation)

@@ -19,6 +19,7 @@
 #include "hetlb/io/perturbation_json.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/io/scatter_json.hpp"
+#include "hetlb/model/calibration.hpp"
 #include "hetlb/scatter/perturbation.hpp"
 #include "hetlb/scatter/solve.hpp"
 
@@ -229,6 +230,28 @@ void bind_scatter(py::module_& m) {
                            p.result.schedule.makespan, p.result.plan.optimal ? " (optimal)" : "");
       });
 
+  // Cost models from measured (items, seconds) points (model/calibration.hpp), as the platform file's
+  // cost objects: {"per_item": a} / {"latency": l, "per_item": a} (least squares, non-negative) or
+  // {"table": [[x, t], ...]} (sorted, equal x averaged, made non-decreasing).
+  m.def(
+      "_fit_cost",
+      [](const std::vector<std::pair<double, double>>& points, const std::string& model) {
+        py::dict cost;
+        if (model == "table") {
+          const CostFunction t = table_from_points(points);
+          py::list rows;
+          for (const auto& [x, y] : t.points()) rows.append(py::make_tuple(x, y));
+          cost["table"] = rows;
+        } else if (model == "affine") {
+          const AffineFit f = fit_affine(points);
+          if (f.latency > 0) cost["latency"] = f.latency;
+          cost["per_item"] = f.per_item;
+        } else {
+          throw Error(fmt::format("model '{}': expected affine or table", model));
+        }
+        return cost;
+      },
+      py::arg("points"), py::arg("model"));
   m.def("_plan_scatter", &plan, py::arg("platform"), py::arg("items"), py::arg("algorithm"), py::arg("order"),
         py::arg("root"), py::arg("dp_fallback"), py::arg("order_evaluations"),
         "Plans a scatter (hetlb.plan_scatter is the documented entry).");

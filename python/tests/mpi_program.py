@@ -50,6 +50,20 @@ outcome("gather-short", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.coun
 small = hetlb.plan_scatter(hetlb.platform(compute=[1e-3] * (size - 1), comm=[0] + [1e-4] * (size - 2)), items=10)
 outcome("wrong-size", lambda: hetlb.mpi.scatterv(comm, small, np.zeros(10) if rank == 0 else None))
 persistent.free()
+
+
+def calibrated():
+    pf = hetlb.mpi.calibrate(comm, lambda x: np.sqrt(np.ones(x)), [100, 1000, 10000], repeats=2)
+    assert [p["name"] for p in pf["processors"]] == [f"rank-{r}" for r in range(size)]
+    assert all(p["compute"]["per_item"] >= 0 for p in pf["processors"])
+    table = hetlb.mpi.calibrate(comm, lambda x: np.sqrt(np.ones(x)), [100, 1000], repeats=1, model="table")
+    assert [len(p["compute"]["table"]) for p in table["processors"]] == [2] * size
+    return int(hetlb.plan_scatter(pf, items=1000).counts.sum())
+
+
+outcome("calibrate", calibrated)
+outcome("calibrate-fails", lambda: hetlb.mpi.calibrate(comm, (lambda x: 1 / 0) if rank == 2 else abs, [10]))
+outcome("calibrate-sizes", lambda: hetlb.mpi.calibrate(comm, abs, [10, 0]))
 everything = comm.gather(lines, root=0)  # printed by rank 0 alone: mpirun may cut lines printed at once
 if rank == 0:
     print("\n".join(line for mine in everything for line in mine), flush=True)

@@ -26,12 +26,18 @@ def test_roundtrip(lines):
     assert lines["roundtrip"] == {r: "ok True" for r in range(4)}
 
 
+def test_calibrate_gives_a_platform_on_every_rank(lines):
+    assert lines["calibrate"] == {r: "ok 1000" for r in range(4)}
+
+
 @pytest.mark.parametrize("check,message", [
     ("short-sendbuf", "rank 0: sendbuf: 999 items at the root: expected 1000, the plan's items"),
     ("bad-recvbuf", "rank 2: recvbuf: 1 items: expected 149, this rank's share"),
     ("bad-dtype", "item sizes differ between ranks (4 to 8 bytes)"),
     ("gather-short", "rank 1: sendbuf: 409 items: expected 410, this rank's share"),
     ("wrong-size", "processors"),
+    ("calibrate-fails", "rank 2: fn raised ZeroDivisionError: division by zero"),
+    ("calibrate-sizes", "sizes = [10, 0]: expected item counts > 0"),
 ])
 def test_same_error_on_every_rank(lines, check, message):
     outcomes = lines[check]
