@@ -41,6 +41,18 @@ def roundtrip():
 
 
 outcome("roundtrip", roundtrip)
+
+
+def buffer_protocol():  # array.array in and out: no numpy needed by the caller
+    import array
+    send = array.array("d", range(1000)) if rank == 0 else None
+    recv = array.array("d", [0.0] * int(plan.counts[rank]))
+    assert hetlb.mpi.scatterv(comm, plan, send, recv) is recv
+    start = int(plan.displacements[rank])
+    return list(recv) == [float(x) for x in range(start, start + len(recv))]
+
+
+outcome("buffer-protocol", buffer_protocol)
 outcome("short-sendbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(999) if rank == 0 else None))
 outcome("bad-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
                                                   np.zeros(1) if rank == 2 else None))

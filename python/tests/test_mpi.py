@@ -26,6 +26,10 @@ def test_roundtrip(lines):
     assert lines["roundtrip"] == {r: "ok True" for r in range(4)}
 
 
+def test_any_buffer_protocol_object(lines):
+    assert lines["buffer-protocol"] == {r: "ok True" for r in range(4)}
+
+
 def test_calibrate_gives_a_platform_on_every_rank(lines):
     assert lines["calibrate"] == {r: "ok 1000" for r in range(4)}
 
