@@ -32,7 +32,7 @@ def Plan(comm: Any, plan: ScatterPlan) -> MpiPlan:  # noqa: N802 (a constructor 
     if not isinstance(plan, ScatterPlan):
         raise ValueError(f"plan: {type(plan).__name__}: expected a hetlb.ScatterPlan or a hetlb.mpi.Plan")
     return _make_plan(comm, plan.platform.to_json(), "platform", plan.items, plan.root_rank,
-                      plan._algorithm_argument, plan._order_argument)
+                      plan._algorithm_argument, plan._order_argument, plan._dp_fallback, plan._order_evaluations)
 
 
 def _layout(buf: Any) -> Tuple[np.dtype, Tuple[int, ...], int]:

@@ -80,12 +80,16 @@ struct MpiPlan {
 };
 
 std::unique_ptr<MpiPlan> make_plan(py::object comm, const std::string& platform_json, const std::string& source,
-                                   long long items, int root, const std::string& algorithm, const std::string& order) {
+                                   long long items, int root, const std::string& algorithm, const std::string& order,
+                                   bool dp_fallback, std::size_t order_evaluations) {
   MPI_Comm c = comm_of(comm);
   scatter::Request req;
   req.algorithm = scatter::parse_algorithm(algorithm);
   if (scatter::is_order_policy(order)) req.order = scatter::parse_order_policy(order);
   else req.order_list = order;
+  req.exact.dp_fallback = dp_fallback;
+  req.search.max_evaluations = order_evaluations;
+  req.search.exact = req.exact;
   const Platform pf = io::parse_platform_json(platform_json, source);
   auto p = std::make_unique<MpiPlan>();
   p->comm = comm;
@@ -137,6 +141,7 @@ PYBIND11_MODULE(_hetlb_mpi, m) {
            })
       .def("free", [](MpiPlan& p) { p.plan.reset(); }, "Collective: frees the plan and its communicator.");
   m.def("_make_plan", &make_plan, py::arg("comm"), py::arg("platform_json"), py::arg("source"), py::arg("items"),
-        py::arg("root"), py::arg("algorithm"), py::arg("order"));
+        py::arg("root"), py::arg("algorithm"), py::arg("order"), py::arg("dp_fallback") = false,
+        py::arg("order_evaluations") = 2000);
   m.def("_comm_handle", [](py::object comm) { return reinterpret_cast<std::uintptr_t>(comm_of(comm)); });
 }

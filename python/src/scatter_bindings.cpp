@@ -216,6 +216,8 @@ void bind_scatter(py::module_& m) {
       .def_property_readonly("root_rank", [](const ScatterPlan& p) { return p.result.problem.platform_index.back(); })
       .def_property_readonly("_algorithm_argument", [](const ScatterPlan& p) { return p.algorithm_argument; })
       .def_property_readonly("_order_argument", [](const ScatterPlan& p) { return p.order_argument; })
+      .def_property_readonly("_dp_fallback", [](const ScatterPlan& p) { return p.request.exact.dp_fallback; })
+      .def_property_readonly("_order_evaluations", [](const ScatterPlan& p) { return p.request.search.max_evaluations; })
       .def_property_readonly("first_finish", [](const ScatterPlan& p) { return p.result.schedule.first_finish; })
       .def_property_readonly("solve_seconds", [](const ScatterPlan& p) { return p.result.solve_seconds; })
       .def_property_readonly("platform",

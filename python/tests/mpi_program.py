@@ -43,6 +43,21 @@ def roundtrip():
 outcome("roundtrip", roundtrip)
 
 
+def same_counts_as_the_plan():  # the MPI plan is the local plan, whatever its options
+    ok = True
+    for kwargs in (dict(order="reverse-bandwidth", root="auto"), dict(algorithm="lp", order="best"),
+                   dict(algorithm="uniform", order="given")):
+        local = hetlb.plan_scatter(platform, items=777, **kwargs)
+        p = hetlb.mpi.Plan(comm, local)
+        ok = ok and p.counts == local.counts.tolist() and p.send_order == local.send_order.tolist()
+        ok = ok and p.root == local.root_rank
+        p.free()
+    return ok
+
+
+outcome("same-counts", same_counts_as_the_plan)
+
+
 def buffer_protocol():  # array.array in and out: no numpy needed by the caller
     import array
     send = array.array("d", range(1000)) if rank == 0 else None

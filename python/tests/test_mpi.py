@@ -26,6 +26,10 @@ def test_roundtrip(lines):
     assert lines["roundtrip"] == {r: "ok True" for r in range(4)}
 
 
+def test_the_mpi_plan_is_the_local_plan(lines):
+    assert lines["same-counts"] == {r: "ok True" for r in range(4)}
+
+
 def test_any_buffer_protocol_object(lines):
     assert lines["buffer-protocol"] == {r: "ok True" for r in range(4)}
 
