@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
+#include "hetlb/io/perturbation_json.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/scatter_gantt.hpp"
@@ -96,31 +97,7 @@ void apply_factors_file(const Platform& pf, const std::string& path, std::vector
     throw Error(fmt::format("{}: malformed JSON (expected {{\"NAME\": FACTOR or {{\"compute\": F, \"comm\": G}}}})", path));
   }
   if (!j.is_object()) throw Error(fmt::format("{}: expected an object of processor names", path));
-  for (const auto& item : j.items()) {
-    // Plain variables, not structured bindings: the lambda below captures them (clang 14 refuses).
-    const std::string name = item.key();
-    const nlohmann::json& value = item.value();
-    std::size_t idx = 0;
-    try {
-      idx = pf.index_of(name);
-    } catch (const Error& e) {
-      throw Error(fmt::format("{}: {}", path, e.what()));
-    }
-    auto number = [&](const nlohmann::json& v, const std::string& field) {
-      if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
-        throw Error(fmt::format("{}: {}{}: expected a positive number", path, name, field));
-      return v.get<double>();
-    };
-    if (value.is_object()) {
-      for (const auto& [key, v] : value.items()) {
-        if (key == "compute") f[idx].compute = number(v, ".compute");
-        else if (key == "comm") f[idx].comm = number(v, ".comm");
-        else throw Error(fmt::format("{}: {}.{}: expected compute or comm", path, name, key));
-      }
-    } else {
-      f[idx].compute = number(value, "");
-    }
-  }
+  io::apply_cost_factors(pf, j, path, f);
 }
 
 // One line on stderr at most every 5 s of a long robustness run: samples done, wall time.
