@@ -6,8 +6,9 @@
 
 namespace hetlb {
 
-// "" when `path` is a readable file (or a named pipe), else "no such file", "is a directory", "is not a
-// regular file" (a device or a socket) or "cannot be read (<the system's reason>)".
+// "" when `path` is a readable regular file (or the process's own standard input, /dev/stdin), else "no
+// such file", "is a directory", "is not a regular file" (a device, a named pipe or a socket) or "cannot
+// be read (<the system's reason>)".
 std::string unreadable_reason(const std::string& path);
 
 }  // namespace hetlb
