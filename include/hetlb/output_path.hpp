@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <cstddef>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -42,6 +43,8 @@ void commit_output(const std::filesystem::path& tmp, const std::filesystem::path
 // A command's outputs, all or none: files written while it is open (write_file, figures) stay
 // temporary until commit() renames them into place; destroyed without commit() (an error, a later
 // output that cannot be written), it removes them, so no output file is left by a failed command.
+// Transactions nest: an inner one commits (or drops) only the files written since it was opened, so
+// a part that is whole by itself (a campaign's report) is written even if the command fails later.
 class OutputTransaction {
  public:
   OutputTransaction();
@@ -49,6 +52,10 @@ class OutputTransaction {
   OutputTransaction(const OutputTransaction&) = delete;
   OutputTransaction& operator=(const OutputTransaction&) = delete;
   void commit();
+
+ private:
+  bool owner_ = false;     // the outermost transaction
+  std::size_t first_ = 0;  // its first staged file
 };
 
 // Flushes and closes standard output, checking every write it took: throws Error "standard output:

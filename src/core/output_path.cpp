@@ -94,25 +94,41 @@ void commit_output(const fs::path& tmp, const fs::path& target, const std::strin
 }
 
 OutputTransaction::OutputTransaction() {
-  if (!pending) pending = new std::vector<Staged>();
+  if (!pending) {
+    pending = new std::vector<Staged>();
+    owner_ = true;
+  }
+  first_ = pending->size();
 }
 
 OutputTransaction::~OutputTransaction() {
-  if (!pending) return;
+  if (!pending || first_ > pending->size()) return;
   std::error_code ec;
-  for (const Staged& s : *pending) fs::remove(s.tmp, ec);
-  delete pending;
-  pending = nullptr;
+  for (std::size_t k = first_; k < pending->size(); ++k) fs::remove((*pending)[k].tmp, ec);
+  pending->resize(first_);
+  if (owner_) {
+    delete pending;
+    pending = nullptr;
+  }
 }
 
 void OutputTransaction::commit() {
-  if (!pending) return;
-  std::vector<Staged> staged = std::move(*pending);
-  delete pending;
-  pending = nullptr;
+  if (!pending || first_ > pending->size()) return;
+  std::vector<Staged> staged(pending->begin() + static_cast<std::ptrdiff_t>(first_), pending->end());
+  pending->resize(first_);
+  if (owner_) {  // the outermost: later outputs are written at once again
+    delete pending;
+    pending = nullptr;
+  }
   for (std::size_t k = 0; k < staged.size(); ++k) {
     try {
-      commit_output(staged[k].tmp, staged[k].target, staged[k].label);
+      std::error_code ec;
+      fs::rename(staged[k].tmp, staged[k].target, ec);
+      if (ec) {
+        const std::string why = ec.message();
+        fs::remove(staged[k].tmp, ec);
+        throw Error(fmt::format("{}: cannot write the file ({})", staged[k].label, why));
+      }
     } catch (...) {
       std::error_code ec;
       for (std::size_t rest = k + 1; rest < staged.size(); ++rest) fs::remove(staged[rest].tmp, ec);

@@ -125,6 +125,21 @@ TEST(OutputPath, ATransactionWritesAllOrNone) {
   }
   EXPECT_EQ(slurp(dir / "a.xml"), "a");
   EXPECT_EQ(slurp(dir / "b.txt"), "b");
+  {  // nested: the inner part is written at its own commit, even when the command then fails
+    hetlb::OutputTransaction command;
+    hetlb::write_file("--trace", (dir / "late.csv").string(), "late");
+    {
+      hetlb::OutputTransaction report;
+      hetlb::write_file("--ranks", (dir / "ranks.csv").string(), "ranks");
+      report.commit();
+    }
+    EXPECT_EQ(slurp(dir / "ranks.csv"), "ranks");
+    EXPECT_FALSE(fs::exists(dir / "late.csv"));
+  }
+  EXPECT_FALSE(fs::exists(dir / "late.csv"));
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 3u);  // a.xml, b.txt, ranks.csv: no temporary file
   hetlb::write_file("--output", (dir / "c.txt").string(), "c");  // no transaction: at once
   EXPECT_EQ(slurp(dir / "c.txt"), "c");
   fs::remove_all(dir);
