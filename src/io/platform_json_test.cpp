@@ -152,6 +152,13 @@ TEST(PlatformJson, DeepNestingDuplicateKeysAndLongValuesAreRefusedShort) {
             "");
   const std::string long_value = error_of("{\"items\": \"" + std::string(100000, 'x') + "\", \"processors\": []}");
   EXPECT_LT(long_value.size(), 200u) << long_value.substr(0, 300);
+  // Names too (an unknown root of 100,000 characters).
+  const std::string long_name = error_of("{\"root\": \"" + std::string(100000, 'y') +
+                                         "\", \"processors\": [{\"name\": \"a\", \"compute\": {\"per_item\": 1}, "
+                                         "\"comm\": {\"per_item\": 0}}]}");
+  EXPECT_NE(long_name.find("root: 'yyy"), std::string::npos) << long_name.substr(0, 300);
+  EXPECT_NE(long_name.find("...' is not a processor name"), std::string::npos) << long_name.substr(0, 300);
+  EXPECT_LT(long_name.size(), 200u) << long_name.substr(0, 300);
 }
 
 }  // namespace hetlb::io

@@ -53,7 +53,7 @@ namespace {
 
 // A control character (a newline ends a gnuplot command: what follows it would be read as one) becomes
 // '?'; every other byte is kept.
-std::string printable(const std::string& s) {
+std::string without_controls(const std::string& s) {
   std::string out;
   out.reserve(s.size());
   for (const char c : s) {
@@ -69,14 +69,14 @@ std::string quote(const std::string& s) {
   // gnuplot's single-quoted strings take every character as it is (no backslash escapes, no `command`
   // substitution, no @macro); only the quote itself is written twice.
   std::string out = "'";
-  for (const char c : printable(s)) out += c == '\'' ? std::string("''") : std::string(1, c);
+  for (const char c : without_controls(s)) out += c == '\'' ? std::string("''") : std::string(1, c);
   return out + "'";
 }
 
 std::string quote_data(const std::string& s) {
   // A data line is never run as a command; a double-quoted column cannot hold a double quote.
   std::string out = "\"";
-  for (const char c : printable(s)) out += c == '"' ? '\'' : c;
+  for (const char c : without_controls(s)) out += c == '"' ? '\'' : c;
   return out + "\"";
 }
 
