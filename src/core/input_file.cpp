@@ -12,10 +12,23 @@
 namespace hetlb {
 
 namespace {
-bool is_standard_input(const std::string& path) {
-  struct stat named {}, in {};
-  return ::stat(path.c_str(), &named) == 0 && ::fstat(STDIN_FILENO, &in) == 0 && named.st_dev == in.st_dev &&
-         named.st_ino == in.st_ino && (S_ISFIFO(in.st_mode) || S_ISREG(in.st_mode));
+// A pipe the user chose: one of the process's own descriptors named by path, standard input
+// (/dev/stdin) or a shell's process substitution (<(...), /dev/fd/63), when it is a pipe or a file.
+bool is_own_pipe(const std::string& path) {
+  int fd = -1;
+  const std::filesystem::path p(path);
+  if (path == "/dev/stdin") {
+    fd = STDIN_FILENO;
+  } else if (p.parent_path() == "/dev/fd" || p.parent_path() == "/proc/self/fd") {
+    const std::string n = p.filename().string();
+    if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos) return false;
+    fd = std::stoi(n);
+  } else {
+    return false;
+  }
+  struct stat named {}, own {};
+  return ::stat(path.c_str(), &named) == 0 && ::fstat(fd, &own) == 0 && named.st_dev == own.st_dev &&
+         named.st_ino == own.st_ino && (S_ISFIFO(own.st_mode) || S_ISREG(own.st_mode));
 }
 }  // namespace
 
@@ -25,8 +38,8 @@ std::string unreadable_reason(const std::string& path) {
   if (status.type() == std::filesystem::file_type::not_found || path.empty()) return "no such file";
   if (status.type() == std::filesystem::file_type::directory) return "is a directory";
   // Devices (/dev/zero never ends), sockets and named pipes (a FIFO blocks until a writer comes); the
-  // process's own standard input is read, as a pipe the user chose (`... | hetlb scatter /dev/stdin`).
-  if (status.type() != std::filesystem::file_type::regular && !is_standard_input(path)) return "is not a regular file";
+  // process's own pipes are read, as the user chose them (`... | hetlb scatter /dev/stdin`, `<(...)`).
+  if (status.type() != std::filesystem::file_type::regular && !is_own_pipe(path)) return "is not a regular file";
   errno = 0;
   std::ifstream probe(path, std::ios::binary);
   if (!probe) return std::string("cannot be read (") + std::strerror(errno ? errno : EACCES) + ")";

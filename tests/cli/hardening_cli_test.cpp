@@ -122,6 +122,10 @@ TEST_F(HardeningCli, FifosAndDevicesAreRefusedAsInputsAndOutputs) {
   const ShellResult piped = shell("scatter /dev/stdin --format csv < '" + example + "'", "| head -1 > out.txt");
   EXPECT_EQ(piped.exit_code, 0) << piped.err;
   EXPECT_EQ(slurp(dir / "out.txt"), "name,items,comm_start,comm_end,finish,idle\n");
+  const ShellResult substituted =
+      shell("scatter /dev/fd/3 --format csv 3< '" + example + "'", "| head -1 > out.txt");  // as <(...) gives
+  EXPECT_EQ(substituted.exit_code, 0) << substituted.err;
+  EXPECT_EQ(slurp(dir / "out.txt"), "name,items,comm_start,comm_end,finish,idle\n");
 }
 
 // Item 4: simgrid-platform --nodes has the other commands' limit.
