@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/csv.hpp"
 #include "time_unit.hpp"
 
 namespace hetlb::cli {
@@ -19,7 +20,7 @@ void print_scatter(std::ostream& out, const Platform& platform, const scatter::R
     out << "name,items,comm_start,comm_end,finish,idle\n";
     for (std::size_t i = 0; i < r.problem.size(); ++i) {
       const auto& t = r.schedule.shares[i];
-      out << fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", r.problem.names[i], r.plan.items[i], t.comm_start,
+      out << fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", csv_cell(r.problem.names[i]), r.plan.items[i], t.comm_start,
                          t.comm_end, t.finish, t.idle);
     }
     return;

@@ -13,6 +13,7 @@
 #include "hetlb/scatter/solve.hpp"
 #include "hetlb/sim/scatter_replay.hpp"
 #include "hetlb/sim/scatter_replay_json.hpp"
+#include "number_checks.hpp"
 #include "simulate_diffusion.hpp"
 #include "time_unit.hpp"
 
@@ -69,7 +70,8 @@ void add_simulate_scatter_command(CLI::App& simulate) {
   auto o = std::make_shared<Options>();
   CLI::App* sub = simulate.add_subcommand("scatter", "Replay a scatter plan (RR-4770) on SimGrid");
   sub->add_option("platform", o->platform, "platform JSON file, or a SimGrid XML platform (FILE.xml)")->required();
-  sub->add_option("--root", o->root, "root processor/host (default: the file's root, or the first host)");
+  sub->add_option("--root", o->root, "root processor/host (default: the file's root, or the first host)")
+      ->check(non_empty("a processor or host name"));
   sub->add_option("--flops-per-item", o->flops_per_item, "XML platforms: flops to compute one item")
       ->capture_default_str();
   sub->add_option("--bytes-per-item", o->bytes_per_item, "XML platforms: bytes to send one item")
