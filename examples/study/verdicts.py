@@ -26,7 +26,8 @@ decided pair; "undecided" when every pair is.
 
 Writes into DIR (default docs/study/verdicts): q1-besteffort.csv, q2-virtual.csv, k.csv (a row per cell,
 comparison and metric), undecided.csv, answers.md (the page's answers: per question, size and topology,
-the count of faster / tie / slower cells per comparison with the one-sided pairs beside them), figure
+the count of faster / tie / slower cells per comparison with the one-sided pairs beside them; -avg by
+the average date; answers-by-ratio*.md the same per computation/communication ratio), figure
 data (fig-*.dat) and, when gnuplot is installed, the figures (fig-*.svg). With --check it writes nothing
 and exits 1 naming each table (csv, md, dat) that differs from what the rows give, 77 if a campaign is
 writing a results file.
@@ -257,8 +258,8 @@ def count_cell(rows):
     return text + (" (" + ", ".join(extra) + ")" if extra else "")
 
 
-def answers(tables, metric):
-    """Markdown: per question a table, a row per (size, topology), a column per comparison."""
+def answers(tables, metric, by_ratio=False):
+    """Markdown: per question a table, a row per (size, topology[, ratio]), a column per comparison."""
     out = []
     titles = {"q1-besteffort": "Question 1: best effort (subject) against Makhoul and simple",
               "q2-virtual": "Question 2: with virtual load (subject) against without",
@@ -271,17 +272,41 @@ def answers(tables, metric):
                 comps.append((r["subject"], r["other"]))
         groups = defaultdict(list)
         for r in rows:
-            groups[(int(r["nodes"]), r["topology"], r["subject"], r["other"])].append(r)
-        places = sorted({(g[0], g[1]) for g in groups}, key=lambda p: (p[0], TOPOLOGIES.index(p[1])))
+            place = (int(r["nodes"]), r["topology"]) + ((r["ratio"],) if by_ratio else ())
+            groups[place + (r["subject"], r["other"])].append(r)
+        places = sorted({g[:-2] for g in groups}, key=lambda p: (p[0], TOPOLOGIES.index(p[1])) +
+                        ((-float(p[2]),) if by_ratio else ()))
         out.append(f"{titles[question]}, {metric} convergence date: cells faster/tie/slower "
                    "(+pairs where only the subject converges/-only the other)\n")
-        out.append("| nodes | topology | " + " | ".join(f"{s} vs {o}" for s, o in comps) + " |")
-        out.append("|---" * (len(comps) + 2) + "|")
-        for nodes, topology in places:
-            out.append(f"| {nodes:,} | {topology} | " +
-                       " | ".join(count_cell(groups.get((nodes, topology, s, o), [])) for s, o in comps) + " |")
+        out.append("| nodes | topology | " + ("ratio | " if by_ratio else "") +
+                   " | ".join(f"{s} vs {o}" for s, o in comps) + " |")
+        out.append("|---" * (len(comps) + 2 + by_ratio) + "|")
+        for place in places:
+            out.append(f"| {place[0]:,} | " + " | ".join(place[1:]) + " | " +
+                       " | ".join(count_cell(groups.get(place + (s, o), [])) for s, o in comps) + " |")
         out.append("")
     return "\n".join(out)
+
+
+def in_short(tables):
+    """The README's one sentence: best effort k = 1 against Makhoul, cells faster/tie/slower (maximum date)
+    per topology and size, the sizes where some cell has a verdict."""
+    parts = []
+    for topology in TOPOLOGIES:
+        rows = [r for r in tables["q1-besteffort"] if r["metric"] == "max" and r["topology"] == topology and
+                (r["subject"], r["other"]) == ("best effort k=1", "Makhoul")]
+        sizes = []
+        for nodes in sorted({int(r["nodes"]) for r in rows}):
+            c = defaultdict(int)
+            for r in rows:
+                if int(r["nodes"]) == nodes:
+                    c[r["verdict"]] += 1
+            if c["faster"] + c["tie"] + c["slower"]:
+                sizes.append(f"{c['faster']}/{c['tie']}/{c['slower']} at {nodes:,}")
+        if sizes:
+            parts.append(f"on the {topology} " + (", ".join(sizes[:-1]) + " and " if len(sizes) > 1 else "") +
+                         sizes[-1])
+    return "; ".join(parts) + " nodes"
 
 
 def figure_data(runs, tables):
@@ -368,7 +393,10 @@ def write_all(out, tables, runs):
     files["undecided.csv"] = to_csv(undecided_table(runs))
     files["answers.md"] = answers(tables, "max")
     files["answers-avg.md"] = answers(tables, "avg")
+    files["answers-by-ratio.md"] = answers(tables, "max", by_ratio=True)
+    files["answers-by-ratio-avg.md"] = answers(tables, "avg", by_ratio=True)
     files["fig-dates.dat"], files["fig-ratios.dat"] = figure_data(runs, tables)
+    files["in-short.md"] = in_short(tables) + "\n"
     os.makedirs(out, exist_ok=True)
     for name, text in files.items():
         with open(os.path.join(out, name + ".tmp"), "w") as f:
@@ -397,6 +425,10 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "docs", "study", "verdicts"))
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 unless the committed tables are what the rows give")
+    parser.add_argument("--page", default=os.path.join(ROOT, "docs", "study.md"),
+                        help="with --check: the page that must hold answers.md and in-short.md")
+    parser.add_argument("--readme", default=os.path.join(ROOT, "README.md"),
+                        help="with --check: the README that must hold in-short.md")
     parser.add_argument("--no-figures", action="store_true", help="write the tables only (no gnuplot)")
     parser.add_argument("--self-test", action="store_true",
                         help="check the exact bootstrap against every ordered resample (brute force) and exit")
@@ -421,8 +453,18 @@ def main():
                 print(f"verdicts.py: {os.path.relpath(committed)} is not what the rows give; run "
                       "python3 examples/study/verdicts.py", file=sys.stderr)
                 stale = 1
+    # The page holds the answers as they are; the page and the README the sentence in short.
+    flat = lambda text: " ".join(text.split())
+    for page, excerpt, what in ((a.page, fresh["answers.md"], "answers.md"), (a.page, fresh["in-short.md"], "in-short.md"),
+                                (a.readme, fresh["in-short.md"], "in-short.md")):
+        if flat(excerpt) not in flat(open(page).read()):
+            print(f"verdicts.py: {os.path.relpath(page)} does not hold {what} as the rows give it; paste it from "
+                  f"{os.path.relpath(os.path.join(a.out, what))} after running python3 examples/study/verdicts.py",
+                  file=sys.stderr)
+            stale = 1
     if not stale:
-        print(f"verdicts.py: every verdict table in {os.path.relpath(a.out)} is what the rows give")
+        print(f"verdicts.py: every verdict table in {os.path.relpath(a.out)} is what the rows give, and "
+              f"{os.path.relpath(a.page)} and {os.path.relpath(a.readme)} hold them")
     sys.exit(stale)
 
 
