@@ -9,7 +9,7 @@ convergence date in tau (`max_convergence_date` / `tau`); "no (C/N)" where the r
 converging, C of its N nodes having completed their streak; "timeout (1 h)" where it reached the
 campaign's wall-clock timeout (and, where its row says, "at T tau, C/N in the band": the simulated
 date it had reached and the nodes then within 1% of the average); "-" where it has not run yet. With
---check FILE, prints nothing and exits 1 unless FILE (docs/study.md) holds the table as it is now, 77
+--check FILE, prints nothing and exits 1 unless FILE (docs/study-details.md) holds the table as it is now, 77
 if a campaign is writing the results (its rows are not committed yet).
 """
 import argparse
