@@ -5,7 +5,8 @@
 
 Columns: the runs done of the spec's settings at that size (the rest still to run), the runs' own wall
 times added up (`wall_seconds`, in hours), the runs that reached the spec's wall-clock timeout, and per
-topology the median and the longest run. The settings per size come from `hetlb campaign SPEC --report`
+topology the median and the longest run; then the study-2 seed specs' runs and their run time estimated
+from the study-1 runs of the same settings (run time per seed, times the new seeds). The settings per size come from `hetlb campaign SPEC --report`
 (HETLB, default build/bin/hetlb). With --check FILE, prints nothing and exits 1 unless FILE
 (docs/study.md) holds the table as it is now, 77 if a campaign is writing a results file (its rows
 are not committed yet).
@@ -22,8 +23,14 @@ from collections import defaultdict
 from committed_table import print_or_check, rows_file
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-SPECS = ["convergence", "convergence-staggered", "short", "fixed-duration", "convergence-1024"]
+SPECS = ["convergence", "convergence-staggered", "short", "fixed-duration", "convergence-1024", "convergence-seeds",
+         "convergence-seeds-256", "short-n16", "short-n64", "short-n256", "fixed-duration-n16", "fixed-duration-n64",
+         "fixed-duration-n256", "line-256-long"]
 TOPOLOGIES = ["line", "torus", "hypercube"]
+# The study-2 seed specs: (spec, sizes, topologies, new seeds per setting). Their run time is estimated from
+# the committed study-1 runs of the same settings (random loads): their run time per seed, times the seeds.
+PLANNED = [("convergence-seeds", [16, 64], TOPOLOGIES, 7), ("convergence-seeds-256", [256], ["torus", "hypercube"], 2)]
+PLANNED_HEAD = "| planned spec | nodes | runs | run time (study-1's per seed x seeds) |"
 
 
 def settings(spec, nodes):
@@ -37,6 +44,10 @@ def settings(spec, nodes):
         cells = [c.strip() for c in line.strip("|").split("|")]
         total += int(cells[1]) + int(cells[6])
     return total
+
+
+def hours(seconds):
+    return f"{seconds / 3600:.1f} h" if seconds >= 360 else duration(seconds)
 
 
 def duration(seconds):
@@ -67,11 +78,23 @@ def main():
             for r in runs:
                 wall[r["topology"]].append(float(r["wall_seconds"]))
             cells = [name, f"{nodes:,}", f"{len(runs):,} of {settings(spec, str(nodes)):,}",
-                     f"{sum(sum(w) for w in wall.values()) / 3600:.1f} h",
+                     hours(sum(sum(w) for w in wall.values())),
                      str(sum(r["status"] == "timeout" for r in runs))]
             cells += [f"{duration(statistics.median(wall[t]))}, {duration(max(wall[t]))}" if wall[t] else "-"
                       for t in TOPOLOGIES]
             lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", PLANNED_HEAD, "|---|---|---|---|"]
+    rows = list(csv.DictReader(rows_file(os.path.join(ROOT, "docs", "study", "convergence.csv"), check,
+                                         "cost_table.py")))
+    for name, nodes, topologies, seeds in PLANNED:
+        spec = os.path.join(ROOT, "examples", "study", name + ".json")
+        if not os.path.exists(spec):
+            continue
+        for n in nodes:
+            done = [r for r in rows if r["nodes"] == str(n) and r["initial"] == "random" and r["topology"] in topologies]
+            per_seed = sum(float(r["wall_seconds"]) for r in done) / len({r["seed"] for r in done})
+            lines.append(f"| {name} | {n:,} | {len(done) // len({r['seed'] for r in done}) * seeds:,} | "
+                         f"{per_seed * seeds / 3600:.1f} h |")
     print_or_check("\n".join(lines) + "\n", check, "cost_table.py", "the cost table", "cost_table.py")
 
 

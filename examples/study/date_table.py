@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every variant's convergence date in one configuration, from the committed convergence runs.
 
-    python3 examples/study/date_table.py NODES PLATFORM TOPOLOGY INITIAL RATIO [--check FILE]
+    python3 examples/study/date_table.py NODES PLATFORM TOPOLOGY INITIAL RATIO [--results CSV] [--check FILE]
 
 One markdown table: a row per variant (best effort k = 1, 2, 4, Makhoul, simple; each without and with
 virtual load), a column per load kind (real, integer) and seed, each cell the run's maximum
@@ -9,7 +9,7 @@ convergence date in tau (`max_convergence_date` / `tau`); "no (C/N)" where the r
 converging, C of its N nodes having completed their streak; "timeout (1 h)" where it reached the
 campaign's wall-clock timeout (and, where its row says, "at T tau, C/N in the band": the simulated
 date it had reached and the nodes then within 1% of the average); "-" where it has not run yet. With
---check FILE, prints nothing and exits 1 unless FILE (docs/study.md) holds the table as it is now, 77
+--check FILE, prints nothing and exits 1 unless FILE (docs/study-details.md) holds the table as it is now, 77
 if a campaign is writing the results (its rows are not committed yet).
 """
 import argparse
@@ -62,11 +62,12 @@ def main():
     for name in ("nodes", "platform", "topology", "initial", "ratio"):
         parser.add_argument(name)
     parser.add_argument("--check", metavar="FILE", help="exit 1 unless FILE holds the table as it is now")
+    parser.add_argument("--results", default=RESULTS, help="the convergence results (default: docs/study/convergence.csv)")
     a = parser.parse_args()
     nodes, platform, topology, initial, ratio, check = a.nodes, a.platform, a.topology, a.initial, a.ratio, a.check
     runs = {}
     seeds = set()
-    for r in csv.DictReader(rows_file(RESULTS, check, "date_table.py")):
+    for r in csv.DictReader(rows_file(a.results, check, "date_table.py")):
         if (r["nodes"], r["platform"], r["topology"], r["initial"], r["ratio"]) != (nodes, platform, topology,
                                                                                    initial, ratio):
             continue
@@ -86,7 +87,8 @@ def main():
     lines += [f"| {label(*v)} | " + " | ".join(cell(runs.get((*v, *c))) for c in columns) + " |" for v in VARIANTS]
     print_or_check("\n".join(lines) + "\n", check, "date_table.py",
                    f"the table of {nodes} nodes, {platform}, {topology}, {initial}, ratio {ratio}",
-                   f"date_table.py {nodes} {platform} {topology} {initial} {ratio}")
+                   f"date_table.py {nodes} {platform} {topology} {initial} {ratio}" +
+                   ("" if a.results == RESULTS else f" --results {os.path.relpath(a.results)}"))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The figures of docs/study.md, question 4, from the committed fixed-duration results.
+"""The figures of docs/study-details.md, question 4, from the committed fixed-duration results.
 
     python3 examples/study/fixed_duration_table.py NODES [random]
 

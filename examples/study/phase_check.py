@@ -1,4 +1,4 @@
-# docs/study.md, "One modelling choice": 16 nodes, cluster, torus and hypercube, random loads, seeds 1-3,
+# docs/study-details.md, "Balancing phases": 16 nodes, cluster, torus and hypercube, random loads, seeds 1-3,
 # ratios 10/1/0.1, the 10 variants, --lb-phase aligned and staggered (about 20 s). Prints the fastest
 # variants per phase and ratio and the median staggered/aligned convergence-date ratio per variant.
 #   python3 examples/study/phase_check.py [HETLB=build/bin/hetlb]

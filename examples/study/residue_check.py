@@ -10,7 +10,7 @@ transfer. Prints one markdown table: per phase, size and virtual-load setting, h
 under the draft's rule (the committed rows) and with --residue-equal, and for runs that converge both
 ways the median ratio of the last convergence dates (residue-equal / draft). About 10 minutes here
 (192 runs); progress on stderr. HETLB is build/bin/hetlb by default; --nodes 16 or 64 keeps one size
-(16: 96 runs, about 30 s); with --check FILE, prints nothing and exits 1 unless FILE (docs/study.md)
+(16: 96 runs, about 30 s); with --check FILE, prints nothing and exits 1 unless FILE (docs/study-details.md)
 holds every row of the table as the runs give it.
 """
 import argparse

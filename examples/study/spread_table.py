@@ -7,7 +7,7 @@ One markdown table: per variant, the median over seeds of `load_spread_percent` 
 the final loads in % of the average) for each initial load, load kind and ratio; "timeout" where no run
 of the cell ended within the campaign's wall-clock timeout, "-" where none ran yet. Below it, how many
 runs of those converged and how many are missing. `N-nodes/convergence-spread.md` ranks the same
-column per configuration. With --check FILE, prints nothing and exits 1 unless FILE (docs/study.md)
+column per configuration. With --check FILE, prints nothing and exits 1 unless FILE (docs/study-details.md)
 holds the table as it is now, 77 if a campaign is writing the results (its rows are not committed yet).
 """
 import csv

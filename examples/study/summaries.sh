@@ -2,7 +2,8 @@
 # Every summary of the study, from the committed results (runs no simulation):
 #   examples/study/summaries.sh          rewrites them: per spec (every size) docs/study/NAME.md,
 #                                        NAME-ranks.csv and NAME*.svg; per size docs/study/N-nodes*/
-#                                        (examples/study/report.sh N)
+#                                        (examples/study/report.sh N); the verdicts, docs/study/verdicts/
+#                                        (examples/study/verdicts.py: tables, answers and figures)
 #   examples/study/summaries.sh --check  rewrites nothing: names each summary (tables and ranks; the
 #                                        figures are drawn from the same data) that differs from what
 #                                        the results give, or that no results give (a summary of a
@@ -47,15 +48,24 @@ done
 for nodes in $SIZES; do
   OUT=$target HETLB=$HETLB sh examples/study/report.sh "$nodes" > /dev/null
 done
+# The verdicts (tables and answers; the figures are drawn from the same tables).
+if $check; then
+  python3 examples/study/verdicts.py --out "$target/verdicts" --no-figures > /dev/null
+else
+  python3 examples/study/verdicts.py --out "$target/verdicts" > /dev/null
+fi
 $check || exit 0
 stale=0
-for fresh in $(cd "$target" && find . -name '*.md' -o -name '*-ranks.csv' | sort); do
+tables() {  # every checked summary under the current directory
+  find . -name '*.md' -o -name '*-ranks.csv' -o -path './verdicts/*.csv' -o -path './verdicts/*.dat' | sort
+}
+for fresh in $(cd "$target" && tables); do
   if ! cmp -s "$target/$fresh" "$OUT/$fresh"; then
     echo "summaries.sh: ${OUT%/}/${fresh#./} is not what the results give; run examples/study/summaries.sh" >&2
     stale=1
   fi
 done
-for committed in $(cd "$OUT" && find . -name '*.md' -o -name '*-ranks.csv' | sort); do
+for committed in $(cd "$OUT" && tables); do
   if [ ! -f "$target/$committed" ]; then
     echo "summaries.sh: ${OUT%/}/${committed#./} summarises no results (no spec or size writes it); remove it" >&2
     stale=1

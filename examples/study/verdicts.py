@@ -1,0 +1,472 @@
+#!/usr/bin/env python3
+"""The study's verdicts, cell by cell, from the committed convergence rows (runs no simulation).
+
+    python3 examples/study/verdicts.py [--out DIR] [--check]
+
+One definition of "faster" everywhere: the paired ratio of convergence dates, the other side's date over
+the subject's (above 1: the subject converges earlier). A pair is two runs that differ only in what is
+compared (same platform, size, topology, initial load, ratio, load kind, virtual-load setting, seed).
+
+* Question 1: each k of best effort (1, 2, 4) against Makhoul and against simple, separately.
+* Question 2: each strategy variant with virtual load against the same variant without it.
+* Best effort's k: k = 2 and k = 4 against k = 1.
+
+A cell is (nodes, platform, topology, initial, ratio, load kind[, virtual load]): never pooled across
+sizes, topologies or anything else. Per cell and metric (the maximum and the average convergence date
+over nodes): the geometric mean of the paired ratios over the seeds where both runs converge, its 95%
+bootstrap interval over those seeds (percentile interval of the mean log-ratio; exact over every
+resample up to 7 seeds, else 20,000 resamples of a fixed seed), the seeds where the subject is faster,
+and beside them the pairs where only the subject converges, only the other side, neither, and the
+undecided ones (a run of the pair stopped by the campaign's wall-clock timeout: kept out of every
+verdict and listed in undecided.csv). Verdict: "faster" if the interval lies above 1, "slower" if below,
+"tie" if it holds 1; with a single decided pair (a single loaded node: the input has no seed, the run is
+the configuration's one outcome) "faster"/"slower"/"tie" by the one ratio against 1; "only subject" /
+"only other" when no pair converges on both sides but some on one; "none" when neither converges in any
+decided pair; "undecided" when every pair is.
+
+Writes into DIR (default docs/study/verdicts): q1-besteffort.csv, q2-virtual.csv, k.csv (a row per cell,
+comparison and metric), undecided.csv, answers.md (the page's answers: per question, size and topology,
+the count of faster / tie / slower cells per comparison with the one-sided pairs beside them; -avg by
+the average date; answers-by-ratio*.md the same per computation/communication ratio), figure
+data (fig-*.dat) and, when gnuplot is installed, the figures (fig-*.svg). With --check it writes nothing
+and exits 1 naming each table (csv, md, dat) that differs from what the rows give, 77 if a campaign is
+writing a results file.
+"""
+import argparse
+import csv
+import io
+import itertools
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+from committed_table import rows_file
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.join(HERE, "..", "..")
+# The convergence results the verdicts read: every file present (rows of a later spec_version with new
+# seeds join the same cells; a run present twice is refused).
+RESULTS = ["convergence.csv", "convergence-1024.csv", "convergence-seeds.csv", "convergence-seeds-256.csv"]
+CELL = ("nodes", "platform", "topology", "initial", "ratio", "integer")
+METRICS = {"max": "max_convergence_date", "avg": "avg_convergence_date"}
+TOPOLOGIES = ["line", "torus", "hypercube"]
+EXACT_UP_TO = 7
+RESAMPLES = 20000
+
+
+def read_rows(check):
+    runs = {}
+    for name in RESULTS:
+        path = os.path.join(ROOT, "docs", "study", name)
+        if not os.path.exists(path):
+            continue
+        with rows_file(path, check, "verdicts.py") as f:
+            for r in csv.DictReader(f):
+                if r["mode"] != "convergence":
+                    continue
+                key = tuple(r[c] for c in CELL) + (r["virtual_load"], r["strategy"], r["k"], r["seed"])
+                if key in runs:
+                    sys.exit(f"verdicts.py: {path}: run {key} is also in an earlier results file; expected each "
+                             "run once")
+                runs[key] = r
+    return runs
+
+
+def outcome(row, metric):
+    """None: undecided (wall-clock timeout); "no": did not converge; else the date in tau."""
+    if row["status"] == "timeout":
+        return None
+    if row["status"] != "ok" or row["converged"] != "1":
+        return "no"
+    return float(row[METRICS[metric]]) / float(row["tau"])
+
+
+def quantiles(values, weights, lo=0.025, hi=0.975):
+    """Inverse-CDF quantiles of a weighted discrete distribution."""
+    order = sorted(zip(values, weights))
+    total = sum(weights)
+    out = []
+    for q in (lo, hi):
+        acc = 0.0
+        for v, w in order:
+            acc += w
+            if acc >= q * total - 1e-12:
+                out.append(v)
+                break
+    return out
+
+
+def bootstrap(logs, stream):
+    """95% percentile interval of the mean of `logs` (exact over resamples for few values)."""
+    n = len(logs)
+    if n <= EXACT_UP_TO:
+        values, weights = [], []
+        for combo in itertools.combinations_with_replacement(range(n), n):
+            counts = defaultdict(int)
+            for i in combo:
+                counts[i] += 1
+            w = math.factorial(n)
+            for c in counts.values():
+                w //= math.factorial(c)
+            values.append(sum(logs[i] for i in combo) / n)
+            weights.append(w)
+        return quantiles(values, weights)
+    rng = random.Random(f"hetlb-study-verdicts {stream}")
+    means = [sum(rng.choice(logs) for _ in range(n)) / n for _ in range(RESAMPLES)]
+    return quantiles(means, [1] * len(means))
+
+
+def judge(pairs, stream):
+    """pairs: (seed, subject outcome, other outcome). A verdict row's numbers."""
+    both, only_s, only_o, neither, undecided = [], 0, 0, 0, 0
+    for seed, s, o in pairs:
+        if s is None or o is None:
+            undecided += 1
+        elif s == "no" and o == "no":
+            neither += 1
+        elif s == "no":
+            only_o += 1
+        elif o == "no":
+            only_s += 1
+        else:
+            both.append(o / s)
+    row = {"seeds": len(pairs), "both_converge": len(both), "only_subject": only_s, "only_other": only_o,
+           "neither": neither, "undecided": undecided, "date_ratio": "", "ci_low": "", "ci_high": "",
+           "subject_faster_seeds": sum(r > 1 for r in both)}
+    if both:
+        logs = [math.log(r) for r in both]
+        row["date_ratio"] = f"{math.exp(sum(logs) / len(logs)):.4f}"
+        if len(both) == 1:
+            lo = hi = both[0]
+        else:
+            lo, hi = (math.exp(v) for v in bootstrap(logs, stream))
+            row["ci_low"], row["ci_high"] = f"{lo:.4f}", f"{hi:.4f}"
+        row["verdict"] = "faster" if lo > 1 else "slower" if hi < 1 else "tie"
+    elif only_s and not only_o:
+        row["verdict"] = "only subject"
+    elif only_o and not only_s:
+        row["verdict"] = "only other"
+    elif only_s and only_o:
+        row["verdict"] = "split"
+    elif neither:
+        row["verdict"] = "none"
+    else:
+        row["verdict"] = "undecided"
+    return row
+
+
+def label(strategy, k, virtual=None):
+    name = f"best effort k={k}" if strategy == "besteffort" else {"makhoul": "Makhoul", "simple": "simple"}[strategy]
+    return name + (" + virtual" if virtual == "true" else "")
+
+
+def comparisons():
+    """(question file, subject, other, does virtual load split the cells) as (strategy, k, virtual)."""
+    out = []
+    for k in ("1", "2", "4"):
+        for other in ("makhoul", "simple"):
+            out.append(("q1-besteffort", ("besteffort", k, None), (other, "1", None)))
+    for s, k in (("besteffort", "1"), ("besteffort", "2"), ("besteffort", "4"), ("makhoul", "1"), ("simple", "1")):
+        out.append(("q2-virtual", (s, k, "true"), (s, k, "false")))
+    for k in ("2", "4"):
+        out.append(("k", ("besteffort", k, None), ("besteffort", "1", None)))
+    return out
+
+
+def cell_sort(cell):
+    nodes, platform, topology, initial, ratio, integer = cell[:6]
+    return (int(nodes), platform, TOPOLOGIES.index(topology), initial, -float(ratio), integer) + cell[6:]
+
+
+def verdict_tables(runs):
+    """{file: [row dict]}"""
+    cells = defaultdict(set)  # cell (with virtual) -> seeds
+    for key in runs:
+        cells[key[:7]].add(key[9])
+    tables = defaultdict(list)
+    for question, subject, other in comparisons():
+        for metric in METRICS:
+            for cell in sorted(cells, key=cell_sort):
+                base, virtual = cell[:6], cell[6]
+                if subject[2] is not None and virtual != "false":
+                    continue  # question 2: one cell per (configuration), virtual load is the compared thing
+                pairs = []
+                for seed in sorted(cells[cell], key=int):
+                    sv = subject[2] or virtual
+                    ov = other[2] or virtual
+                    a = runs.get(base + (sv, subject[0], subject[1], seed))
+                    b = runs.get(base + (ov, other[0], other[1], seed))
+                    if a is None or b is None:
+                        continue  # not run yet
+                    pairs.append((seed, outcome(a, metric), outcome(b, metric)))
+                if not pairs:
+                    continue
+                stream = "/".join(cell + (question, subject[0], subject[1], other[0], other[1], metric))
+                row = dict(zip(CELL, base))
+                row = {"subject": label(subject[0], subject[1], subject[2]),
+                       "other": label(other[0], other[1], other[2]), "metric": metric, **row}
+                if subject[2] is None:
+                    row["virtual_load"] = virtual
+                row.update(judge(pairs, stream))
+                tables[question].append(row)
+    return tables
+
+
+def undecided_table(runs):
+    rows = []
+    for key in sorted(runs, key=lambda k: cell_sort(k[:7]) + (k[7], k[8], int(k[9]))):
+        r = runs[key]
+        if r["status"] == "timeout":
+            rows.append({c: r[c] for c in CELL + ("virtual_load", "strategy", "k", "seed", "spec_version")} |
+                        {"error": r["error"]})
+    return rows
+
+
+def to_csv(rows):
+    if not rows:
+        return ""
+    s = io.StringIO()
+    w = csv.DictWriter(s, fieldnames=list(rows[0].keys()), lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return s.getvalue()
+
+
+def count_cell(rows):
+    """'F/T/S' (+only subject/-only other, n neither, u undecided) over verdict rows."""
+    c = defaultdict(int)
+    for r in rows:
+        c[r["verdict"]] += 1
+        c["+"] += r["only_subject"]
+        c["-"] += r["only_other"]
+        c["u"] += r["undecided"]
+    if not rows:
+        return "-"
+    text = f"{c['faster']}/{c['tie']}/{c['slower']}"
+    extra = []
+    if c["+"] or c["-"]:
+        extra.append(f"+{c['+']}/-{c['-']}")
+    if c["none"]:
+        extra.append(f"{c['none']} none")
+    if c["u"]:
+        extra.append(f"{c['u']} undecided")
+    return text + (" (" + ", ".join(extra) + ")" if extra else "")
+
+
+def answers(tables, metric, by_ratio=False):
+    """Markdown: per question a table, a row per (size, topology[, ratio]), a column per comparison."""
+    out = []
+    titles = {"q1-besteffort": "Question 1: best effort (subject) against Makhoul and simple",
+              "q2-virtual": "Question 2: with virtual load (subject) against without",
+              "k": "Best effort's k: k = 2 and 4 (subject) against k = 1"}
+    for question in ("q1-besteffort", "q2-virtual", "k"):
+        rows = [r for r in tables[question] if r["metric"] == metric]
+        comps = []
+        for r in rows:
+            if (r["subject"], r["other"]) not in comps:
+                comps.append((r["subject"], r["other"]))
+        groups = defaultdict(list)
+        for r in rows:
+            place = (int(r["nodes"]), r["topology"]) + ((r["ratio"],) if by_ratio else ())
+            groups[place + (r["subject"], r["other"])].append(r)
+        places = sorted({g[:-2] for g in groups}, key=lambda p: (p[0], TOPOLOGIES.index(p[1])) +
+                        ((-float(p[2]),) if by_ratio else ()))
+        out.append(f"{titles[question]}, {metric} convergence date: cells faster/tie/slower "
+                   "(+pairs where only the subject converges/-only the other)\n")
+        out.append("| nodes | topology | " + ("ratio | " if by_ratio else "") +
+                   " | ".join(f"{s} vs {o}" for s, o in comps) + " |")
+        out.append("|---" * (len(comps) + 2 + by_ratio) + "|")
+        for place in places:
+            out.append(f"| {place[0]:,} | " + " | ".join(place[1:]) + " | " +
+                       " | ".join(count_cell(groups.get(place + (s, o), [])) for s, o in comps) + " |")
+        out.append("")
+    return "\n".join(out)
+
+
+def in_short(tables):
+    """The README's one sentence: best effort k = 1 against Makhoul, cells faster/tie/slower (maximum date)
+    per topology and size, the sizes where some cell has a verdict."""
+    parts = []
+    for topology in TOPOLOGIES:
+        rows = [r for r in tables["q1-besteffort"] if r["metric"] == "max" and r["topology"] == topology and
+                (r["subject"], r["other"]) == ("best effort k=1", "Makhoul")]
+        sizes = []
+        for nodes in sorted({int(r["nodes"]) for r in rows}):
+            c = defaultdict(int)
+            for r in rows:
+                if int(r["nodes"]) == nodes:
+                    c[r["verdict"]] += 1
+            if c["faster"] + c["tie"] + c["slower"]:
+                sizes.append(f"{c['faster']}/{c['tie']}/{c['slower']} at {nodes:,}")
+        if sizes:
+            parts.append(f"on the {topology} " + (", ".join(sizes[:-1]) + " and " if len(sizes) > 1 else "") +
+                         sizes[-1])
+    return "; ".join(parts) + " nodes"
+
+
+def figure_data(runs, tables):
+    """fig-dates.dat: question 1's dates against size (cluster, random loads, ratio 1, real load, no virtual
+    load): per topology and strategy, the geometric mean over seeds and the lowest and highest seed;
+    fig-ratios.dat: the paired ratios with their intervals of best effort k = 1 against Makhoul, virtual
+    load against none and k = 4 against k = 1, same setting."""
+    lines = ["# topology strategy nodes mean low high (max convergence date in tau; cluster, random, ratio 1, real"
+             " load, no virtual load; seeds converged/all)"]
+    for topology in TOPOLOGIES:
+        for s, k in (("besteffort", "1"), ("besteffort", "2"), ("besteffort", "4"), ("makhoul", "1"),
+                     ("simple", "1")):
+            for nodes in sorted({int(key[0]) for key in runs}):
+                dates, total = [], 0
+                for key, r in runs.items():
+                    if key[:7] == (str(nodes), "cluster", topology, "random", "1", "false", "false") and \
+                            key[7:9] == (s, k):
+                        total += 1
+                        o = outcome(r, "max")
+                        if isinstance(o, float):
+                            dates.append(o)
+                if dates:
+                    mean = math.exp(sum(math.log(d) for d in dates) / len(dates))
+                    lines.append(f"{topology} {label(s, k).replace(' ', '_')} {nodes} {mean:.2f} {min(dates):.2f} "
+                                 f"{max(dates):.2f} {len(dates)}/{total}")
+    dates = "\n".join(lines) + "\n"
+    lines = ["# comparison topology nodes ratio low high verdict (max date; cluster, random, ratio 1, real load,"
+             " no virtual load where it is not compared)"]
+    picks = [("q1-besteffort", "best effort k=1", "Makhoul"), ("q1-besteffort", "best effort k=1", "simple"),
+             ("q2-virtual", "best effort k=1 + virtual", "best effort k=1"),
+             ("q2-virtual", "Makhoul + virtual", "Makhoul"), ("k", "best effort k=4", "best effort k=1")]
+    for question, subject, other in picks:
+        for r in tables[question]:
+            if (r["subject"], r["other"], r["metric"], r["platform"], r["initial"], r["ratio"], r["integer"]) == \
+                    (subject, other, "max", "cluster", "random", "1", "false") and r.get("virtual_load", "false") == \
+                    "false" and r["date_ratio"]:
+                lines.append(f"{(subject + '_vs_' + other).replace(' ', '_')} {r['topology']} {r['nodes']} {r['date_ratio']}"
+                             f" {r['ci_low'] or r['date_ratio']} {r['ci_high'] or r['date_ratio']} {r['verdict']}")
+    return dates, "\n".join(lines) + "\n"
+
+
+GNUPLOT = r"""
+set terminal svg size 900,330 dynamic font 'sans,11'
+set termoption noenhanced
+set output '{out}/fig-dates.svg'
+set multiplot layout 1,3 title 'Question 1: max convergence date against size (cluster, random loads, ratio 1, real load; seeds: geometric mean, bars lowest-highest)'
+set logscale xy
+set xrange [10:1600]
+set xtics (16, 64, 256, 1024)
+set xlabel 'nodes'
+set key top left font ',9'
+do for [t in 'line torus hypercube'] {{
+  set title t
+  set ylabel 'date (tau)'
+  plot for [s in 'best_effort_k=1 best_effort_k=2 best_effort_k=4 Makhoul simple'] \
+    '{out}/fig-dates.dat' using ((strcol(1) eq t && strcol(2) eq s) ? $3 : NaN):4:5:6 with yerrorlines title s
+}}
+unset multiplot
+set output '{out}/fig-ratios.svg'
+set terminal svg size 900,330 dynamic font 'sans,11'
+set multiplot layout 1,3 title 'Paired ratios (other / subject; above 1: the subject is faster) with their 95% intervals: cluster, random loads, ratio 1, real load'
+unset logscale x
+set logscale y
+set xrange [0.5:5.5]
+set xtics ('k=1 vs Makhoul' 1, 'k=1 vs simple' 2, 'virt. (k=1)' 3, 'virt. (Makhoul)' 4, 'k=4 vs k=1' 5) rotate by 30 right font ',9'
+set xlabel ''
+set key top right font ',9'
+do for [t in 'line torus hypercube'] {{
+  set title t
+  set ylabel 'ratio'
+  plot 1 with lines lc 'grey' notitle, \
+    for [n in '16 64 256 1024'] '{out}/fig-ratios.dat' using ((strcol(2) eq t && strcol(3) eq n) ? \
+      (strcol(1) eq 'best_effort_k=1_vs_Makhoul' ? 1 : strcol(1) eq 'best_effort_k=1_vs_simple' ? 2 : \
+       strcol(1) eq 'best_effort_k=1_+_virtual_vs_best_effort_k=1' ? 3 : \
+       strcol(1) eq 'Makhoul_+_virtual_vs_Makhoul' ? 4 : 5) + (log(n + 0) / log(4) - 3.5) * 0.13 : NaN):4:5:6 \
+      with yerrorbars pt 7 title n.' nodes'
+}}
+unset multiplot
+"""
+
+
+def write_all(out, tables, runs):
+    files = {f"{q}.csv": to_csv(rows) for q, rows in tables.items()}
+    files["undecided.csv"] = to_csv(undecided_table(runs))
+    files["answers.md"] = answers(tables, "max")
+    files["answers-avg.md"] = answers(tables, "avg")
+    files["answers-by-ratio.md"] = answers(tables, "max", by_ratio=True)
+    files["answers-by-ratio-avg.md"] = answers(tables, "avg", by_ratio=True)
+    files["fig-dates.dat"], files["fig-ratios.dat"] = figure_data(runs, tables)
+    files["in-short.md"] = in_short(tables) + "\n"
+    os.makedirs(out, exist_ok=True)
+    for name, text in files.items():
+        with open(os.path.join(out, name + ".tmp"), "w") as f:
+            f.write(text)
+        os.replace(os.path.join(out, name + ".tmp"), os.path.join(out, name))
+    return files
+
+
+def self_test():
+    """The exact interval (multisets weighted by their multinomial count) against the brute-force one (all
+    n^n ordered resamples, equally likely) on seeded random samples, 1 to 6 values."""
+    rng = random.Random(1)
+    for trial in range(300):
+        n = 1 + trial % 6
+        logs = [rng.choice([rng.gauss(0, 0.3), 0.0, 0.1]) for _ in range(n)]
+        means = [sum(logs[i] for i in combo) / n for combo in itertools.product(range(n), repeat=n)]
+        brute = quantiles(means, [1] * len(means))
+        exact = bootstrap(logs, "self-test")
+        if any(abs(x - y) > 1e-12 for x, y in zip(brute, exact)):
+            sys.exit(f"verdicts.py: self-test: {logs}: exact interval {exact}, brute force {brute}")
+    print("verdicts.py: self-test: the exact bootstrap interval is the brute-force one on 300 samples")
+
+
+def main():
+    parser = argparse.ArgumentParser(description="The study's verdicts from the committed convergence rows.")
+    parser.add_argument("--out", default=os.path.join(ROOT, "docs", "study", "verdicts"))
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 unless the committed tables are what the rows give")
+    parser.add_argument("--page", default=os.path.join(ROOT, "docs", "study.md"),
+                        help="with --check: the page that must hold answers.md and in-short.md")
+    parser.add_argument("--readme", default=os.path.join(ROOT, "README.md"),
+                        help="with --check: the README that must hold in-short.md")
+    parser.add_argument("--no-figures", action="store_true", help="write the tables only (no gnuplot)")
+    parser.add_argument("--self-test", action="store_true",
+                        help="check the exact bootstrap against every ordered resample (brute force) and exit")
+    a = parser.parse_args()
+    if a.self_test:
+        self_test()
+        return
+    runs = read_rows(a.check or None)
+    tables = verdict_tables(runs)
+    if not a.check:
+        write_all(a.out, tables, runs)
+        if shutil.which("gnuplot") and not a.no_figures:
+            subprocess.run(["gnuplot"], input=GNUPLOT.format(out=a.out), text=True, check=True)
+        print(f"verdicts.py: wrote {a.out}")
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        fresh = write_all(tmp, tables, runs)
+        stale = 0
+        for name in sorted(fresh):
+            committed = os.path.join(a.out, name)
+            if not os.path.exists(committed) or open(committed).read() != fresh[name]:
+                print(f"verdicts.py: {os.path.relpath(committed)} is not what the rows give; run "
+                      "python3 examples/study/verdicts.py", file=sys.stderr)
+                stale = 1
+    # The page holds the answers as they are; the page and the README the sentence in short.
+    flat = lambda text: " ".join(text.split())
+    for page, excerpt, what in ((a.page, fresh["answers.md"], "answers.md"), (a.page, fresh["in-short.md"], "in-short.md"),
+                                (a.readme, fresh["in-short.md"], "in-short.md")):
+        if flat(excerpt) not in flat(open(page).read()):
+            print(f"verdicts.py: {os.path.relpath(page)} does not hold {what} as the rows give it; paste it from "
+                  f"{os.path.relpath(os.path.join(a.out, what))} after running python3 examples/study/verdicts.py",
+                  file=sys.stderr)
+            stale = 1
+    if not stale:
+        print(f"verdicts.py: every verdict table in {os.path.relpath(a.out)} is what the rows give, and "
+              f"{os.path.relpath(a.page)} and {os.path.relpath(a.readme)} hold them")
+    sys.exit(stale)
+
+
+if __name__ == "__main__":
+    main()
