@@ -89,9 +89,10 @@ Result plan_scatter(const Platform& platform, const Request& request) {
     throw Error("root auto: an explicit order names the root's place; give --root NAME with it");
   if (request.root == "auto") {
     std::vector<RootCandidate> candidates;
+    const RootBounds bounds(platform, items, request.order);
     const std::size_t root = choose_root(
         platform, items, [&](std::size_t r) { return plan_with_root(platform, request, r, items).plan.makespan; },
-        &candidates);
+        &candidates, &bounds);
     result = plan_with_root(platform, request, root, items);
     result.root_candidates = std::move(candidates);
   } else {
