@@ -281,7 +281,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     code = rank == 0 ? app.exit(e) : 0;
   } catch (const CLI::ParseError& e) {  // one line, like every other refusal
-    if (rank == 0) std::fprintf(stderr, "hetlb-diffuse: %s (see hetlb-diffuse --help)\n", e.what());
+    // No options to compare: ranks whose command line was read learn that this one failed (no hang).
+    const bool everywhere = hetlb::mpi::check_options_agree(MPI_COMM_WORLD, "hetlb-diffuse", {});
+    if (rank == 0 || !everywhere) std::fprintf(stderr, "hetlb-diffuse: %s (see hetlb-diffuse --help)\n", e.what());
     code = 2;
   } catch (const std::exception& e) {  // the same on every rank (agreed), printed once
     if (rank == 0) std::fprintf(stderr, "hetlb-diffuse: %s\n", e.what());

@@ -139,6 +139,8 @@ diffuse_mismatch_test(load_per_node 1 "--load-per-node;10" 1 "--load-per-node;20
 diffuse_mismatch_test(strategy 1 "--strategy;simple" 1 "--strategy;besteffort" "--strategy differs between ranks")
 diffuse_mismatch_test(integer 1 "" 1 "--integer" "--integer differs between ranks: \"false\" on rank 0, \"true\" on rank 1")
 diffuse_mismatch_test(k 1 "--k;2" 1 "--k;1" "--k differs between ranks: \"2\" on rank 0, \"1\" on rank 1")
+# A command line that one rank cannot read: the others stop too (they waited in the check forever).
+diffuse_mismatch_test(unreadable 1 "" 1 "--k;abc" "some ranks could not read their command line")
 # Several differ: the first is named with its values, the others listed.
 diffuse_mismatch_test(several 1 "--seed;3;--ratio;0.002;--virtual-load" 1 ""
   "--virtual-load differs between ranks: .* \\(also differing: --seed, --ratio\\)")

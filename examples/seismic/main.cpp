@@ -136,7 +136,9 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 0;
   } catch (const CLI::ParseError& e) {  // one line, like every other refusal
-    if (rank == 0) std::fprintf(stderr, "hetlb-seismic: %s (see hetlb-seismic --help)\n", e.what());
+    // No options to compare: ranks whose command line was read learn that this one failed (no hang).
+    const bool everywhere = hetlb::mpi::check_options_agree(MPI_COMM_WORLD, "hetlb-seismic", {});
+    if (rank == 0 || !everywhere) std::fprintf(stderr, "hetlb-seismic: %s (see hetlb-seismic --help)\n", e.what());
     MPI_Finalize();
     return 2;
   }

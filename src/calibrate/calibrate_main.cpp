@@ -87,7 +87,9 @@ int run(int argc, char** argv, int rank, int size) {
     if (rank == 0) app.exit(e);
     return 0;
   } catch (const CLI::ParseError& e) {
-    if (rank == 0) std::cerr << "hetlb-calibrate: error: " << e.what() << std::endl;
+    // No options to compare: ranks whose command line was read learn that this one failed (no hang).
+    const bool everywhere = mpi::check_options_agree(MPI_COMM_WORLD, "hetlb-calibrate", {});
+    if (rank == 0 || !everywhere) std::cerr << "hetlb-calibrate: error: " << e.what() << std::endl;
     return 2;
   }
   // The options every rank must share (--output, --name, --model, --items: rank 0 writes the file).

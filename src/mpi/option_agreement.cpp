@@ -62,6 +62,9 @@ std::string options_disagreement(MPI_Comm comm, const std::vector<AgreedOption>&
   MPI_Allreduce(local, least, 4, MPI_UINT64_T, MPI_MIN, comm);
   const bool same_count = least[2] == ~least[3];
   if (same_count && least[0] == ~least[1]) return "";
+  if (!same_count && least[2] == 0)
+    return "some ranks could not read their command line (their own line says why); expected the same options on "
+           "every rank";
   if (!same_count)
     return fmt::format("the ranks compare {} to {} options: expected the same program (and version) on every rank",
                        least[2], ~least[3]);

@@ -33,7 +33,9 @@ struct AgreedOption {
 std::string options_disagreement(MPI_Comm comm, const std::vector<AgreedOption>& options);
 
 // options_disagreement(), printed on every rank's stderr as "PROGRAM: rank R of P: MESSAGE".
-// Returns whether they agree; on false the caller ends cleanly (MPI_Finalize, exit code 2).
+// Returns whether they agree; on false the caller ends cleanly (MPI_Finalize, exit code 2). A rank
+// whose command line cannot be read calls it with no options: the others then stop too (an empty
+// list on every rank agrees).
 bool check_options_agree(MPI_Comm comm, const char* program, const std::vector<AgreedOption>& options);
 
 }  // namespace hetlb::mpi
