@@ -6,6 +6,10 @@
 #include <limits>
 #include <numeric>
 
+#include <fmt/format.h>
+
+#include "hetlb/progress.hpp"
+
 namespace hetlb::scatter {
 
 namespace {
@@ -119,7 +123,9 @@ std::size_t choose_root(const Platform& platform, Count items,
     const double total = all[r].transfer + lower;
     return found && (total > best_total || (total == best_total && r > best));
   };
+  std::size_t examined = 0;
   for (const std::size_t r : queue) {
+    ++examined;
     if (beaten(r, bound[r])) {
       all[r].makespan = bound[r], all[r].bound_only = true;
       continue;
@@ -132,7 +138,13 @@ std::size_t choose_root(const Platform& platform, Count items,
       }
     }
     const std::size_t twin = bounds ? bounds->same_problem_as(r) : r;  // solved once per problem
-    if (!solved[twin]) solved_makespan[twin] = makespan_with_root(r), solved[twin] = true;
+    if (!solved[twin]) {
+      solved_makespan[twin] = makespan_with_root(r), solved[twin] = true;
+      report_progress([&] {
+        return fmt::format("root auto: {} of {} candidates examined, best total so far {:.6g} s", examined, p,
+                           best_total);
+      });
+    }
     all[r].makespan = solved_makespan[twin];
     const double total = all[r].total();
     if (!found || total < best_total || (total == best_total && r < best)) {
