@@ -7,8 +7,10 @@
 // bound on its total (transfer + a lower bound on any plan's makespan with that root, RootBounds),
 // candidates are solved in increasing order of that bound, and those whose bound exceeds the best
 // total found are never solved (their total can only be larger). Bounds are O(1) per candidate
-// (shared prefix sums), then O(p) (the rational relaxation of its order) for the few that survive;
-// roots with the same problem (identical processors next to each other in the send order) are solved once.
+// (shared prefix sums), then O(p) (the rational relaxation of its order) for the few that survive,
+// then one feasibility test of the exact planner at the makespan that would tie the best total (its
+// order sorted and tested in O(p log p)); roots with the same problem (identical processors next to
+// each other in the send order) are solved once.
 #pragma once
 #include <functional>
 #include <vector>
@@ -54,8 +56,12 @@ class RootBounds {
 // the same root as evaluating every one. With `lower_bound` (a proven lower bound on
 // makespan_with_root(r)), candidates are solved by increasing transfer + bound and the others are
 // skipped; a skipped candidate is listed with its bound as makespan and bound_only set.
+// With `proves_above(r, T)` (true only when every plan with root r provably takes longer than T),
+// a candidate whose bounds do not settle it is first tested at the makespan that would tie the best
+// total, one feasibility test instead of a solve.
 std::size_t choose_root(const Platform& platform, Count items,
                         const std::function<double(std::size_t)>& makespan_with_root,
-                        std::vector<RootCandidate>* candidates, const RootBounds* bounds = nullptr);
+                        std::vector<RootCandidate>* candidates, const RootBounds* bounds = nullptr,
+                        const std::function<bool(std::size_t, double)>& proves_above = {});
 
 }  // namespace hetlb::scatter

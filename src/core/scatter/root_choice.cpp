@@ -3,6 +3,7 @@
 #include "hetlb/scatter/root_choice.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <numeric>
 
@@ -98,7 +99,8 @@ double RootBounds::rational(std::size_t r) const {
 
 std::size_t choose_root(const Platform& platform, Count items,
                         const std::function<double(std::size_t)>& makespan_with_root,
-                        std::vector<RootCandidate>* candidates, const RootBounds* bounds) {
+                        std::vector<RootCandidate>* candidates, const RootBounds* bounds,
+                        const std::function<bool(std::size_t, double)>& proves_above) {
   const std::size_t p = platform.processors.size();
   std::vector<RootCandidate> all(p);
   std::vector<double> bound(p, 0.0);
@@ -138,6 +140,14 @@ std::size_t choose_root(const Platform& platform, Count items,
       }
     }
     const std::size_t twin = bounds ? bounds->same_problem_as(r) : r;  // solved once per problem
+    if (!solved[twin] && found && proves_above) {
+      // Above this makespan r's total exceeds the best (a margin over the rounding of the difference).
+      const double tie = best_total - all[r].transfer + 1e-12 * best_total;
+      if (tie > 0 && std::isfinite(tie) && proves_above(r, tie)) {
+        all[r].makespan = tie, all[r].bound_only = true;
+        continue;
+      }
+    }
     if (!solved[twin]) {
       solved_makespan[twin] = makespan_with_root(r), solved[twin] = true;
       report_progress([&] {
