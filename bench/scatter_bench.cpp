@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "bench_ratio.hpp"
 #include "hetlb/io/platform_json.hpp"
@@ -10,6 +11,7 @@
 #include "hetlb/scatter/exact.hpp"
 #include "hetlb/scatter/guaranteed_heuristic.hpp"
 #include "hetlb/scatter/rational.hpp"
+#include "hetlb/scatter/root_choice.hpp"
 #include "hetlb/scatter/send_order.hpp"
 #include "hetlb/scatter/solve.hpp"
 
@@ -137,8 +139,79 @@ void BM_Lp_Affine_GlpkExact(benchmark::State& st) {
 }
 BENCHMARK(BM_Lp_Affine_GlpkExact)->Arg(1000)->Unit(benchmark::kMillisecond);
 
+// Issue 31's growth cases at 1,000 and 10,000 processors. A platform whose data sit on p0, costs from
+// the same deterministic sequence; `free_transfer`: moving the data to any root costs nothing (the
+// root choice's bounds then prune little: its worst case).
+Platform synthetic_platform(std::size_t p, bool affine, bool free_transfer = false) {
+  Platform pf;
+  pf.name = "synthetic";
+  pf.items = 1'000'000;
+  std::uint64_t s = 4770;
+  auto next = [&] {
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(s >> 11) / 9007199254740992.0;
+  };
+  for (std::size_t i = 0; i < p; ++i) {
+    const double w = 2e-3 + 1.8e-2 * next(), c = i == 0 ? 0.0 : 1e-6 + 9.9e-5 * next();
+    const double lw = affine ? 1e-3 * next() : 0.0, lc = affine && i > 0 ? 1e-3 * next() : 0.0;
+    Processor proc{fmt::format("p{}", i), CostFunction::affine(lw, w), CostFunction::affine(lc, c), std::nullopt};
+    if (free_transfer) proc.transfer = CostFunction::linear(0);
+    pf.processors.push_back(proc);
+  }
+  return pf;
+}
+
+// --root auto (Section 3.4): branch and bound on the candidates' lower bounds.
+void BM_RootAuto(benchmark::State& st) {
+  const Platform pf = synthetic_platform(static_cast<std::size_t>(st.range(0)), false, st.range(1) != 0);
+  Request r;
+  r.root = "auto";
+  std::size_t solved = 0;
+  for (auto _ : st) {
+    const Result res = plan_scatter(pf, r);
+    solved = 0;
+    for (const RootCandidate& c : res.root_candidates) solved += c.bound_only ? 0 : 1;
+  }
+  st.counters["candidates_solved"] = static_cast<double>(solved);
+}
+BENCHMARK(BM_RootAuto)->Args({1000, 0})->Args({10000, 0})->Args({1000, 1})->Unit(benchmark::kMillisecond);
+
+// The former root choice: every candidate solved from scratch (the baseline).
+void BM_RootAuto_FromScratch(benchmark::State& st) {
+  const Platform pf = synthetic_platform(static_cast<std::size_t>(st.range(0)), false, st.range(1) != 0);
+  for (auto _ : st) {
+    double best = std::numeric_limits<double>::infinity();
+    for (const Processor& proc : pf.processors) {
+      Request r;
+      r.root = proc.name;
+      const Result res = plan_scatter(pf, r);
+      best = std::min(best, res.transfer + res.plan.makespan);
+    }
+    benchmark::DoNotOptimize(best);
+  }
+}
+BENCHMARK(BM_RootAuto_FromScratch)->Args({1000, 0})->Args({1000, 1})->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// `lp`'s GLPK fallback (affine costs whose latencies defeat the closed method), as solve_lp_affine
+// runs it: the exact rational simplex up to 2,000 processors, the floating one beyond (limit 20,000).
+void BM_Lp_GlpkFallback(benchmark::State& st) {
+  const Platform pf = synthetic_platform(static_cast<std::size_t>(st.range(0)), true);
+  const Problem pb = make_problem(pf, send_order(pf, pf.root, OrderPolicy::Bandwidth), pf.items);
+  for (auto _ : st) benchmark::DoNotOptimize(solve_lp_glpk(pb, pb.size() <= 2000));
+  st.SetLabel(pb.size() <= 2000 ? "GLPK, exact rational simplex" : "GLPK, floating-point simplex");
+}
+BENCHMARK(BM_Lp_GlpkFallback)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// --order best (limit 10,000 processors): local search on rounded relaxations.
+void BM_OrderBest(benchmark::State& st) {
+  const Platform pf = synthetic_platform(static_cast<std::size_t>(st.range(0)), false);
+  for (auto _ : st) benchmark::DoNotOptimize(search_order(pf, pf.root, pf.items));
+}
+BENCHMARK(BM_OrderBest)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->Iterations(1);
+
 }  // namespace
 
+HETLB_RATIO("BM_RootAuto_FromScratch/1000/0/iterations:1", "BM_RootAuto/1000/0");
 HETLB_RATIO("BM_Grid1999_Dp/iterations:1", "BM_Grid1999_Exact");
 HETLB_RATIO("BM_Grid1999Reverse_Dp/iterations:1", "BM_Grid1999Reverse_Exact");
 HETLB_RATIO("BM_Lp_Affine_GlpkExact/1000", "BM_Scale_Lp_Affine/1000");

@@ -19,6 +19,7 @@
 
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/mpi/diffusion.hpp"
+#include "hetlb/mpi/option_agreement.hpp"
 #include "items.hpp"
 #include "number_checks.hpp"
 #include "verify.hpp"
@@ -132,6 +133,16 @@ void check_total(const Options& o, const std::vector<double>& loads) {
 }
 
 int run(const Options& o, int rank, int size) {
+  // Every option the ranks must share, compared before anything else (--format: rank 0 prints;
+  // --progress, --thread-level: each rank's own way of progressing).
+  if (!hetlb::mpi::check_options_agree(
+          MPI_COMM_WORLD, "hetlb-diffuse",
+          {{"--topology", o.topology}, {"--strategy", o.strategy}, {"--k", o.k}, {"--virtual-load", o.virtual_load},
+           {"--integer", o.integer}, {"--initial", o.initial}, {"--load-per-node", o.load_per_node},
+           {"--seed", o.seed}, {"--iterations", o.iterations}, {"--ratio", o.ratio}, {"--kernel", o.kernel},
+           {"--item-bytes", o.item_bytes}, {"--min-lb-iter", o.min_lb}, {"--min-comp-iter", o.min_comp},
+           {"--time-limit", o.time_limit}, {"--app-items", o.app_items}, {"--stop-after", o.stop_after}}))
+    return 2;
   // Items and their initial placement (the simulator's initial loads, whole items).
   std::string error;
   std::vector<double> loads;
@@ -270,7 +281,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     code = rank == 0 ? app.exit(e) : 0;
   } catch (const CLI::ParseError& e) {  // one line, like every other refusal
-    if (rank == 0) std::fprintf(stderr, "hetlb-diffuse: %s (see hetlb-diffuse --help)\n", e.what());
+    // No options to compare: ranks whose command line was read learn that this one failed (no hang).
+    const bool everywhere = hetlb::mpi::check_options_agree(MPI_COMM_WORLD, "hetlb-diffuse", {});
+    if (rank == 0 || !everywhere) std::fprintf(stderr, "hetlb-diffuse: %s (see hetlb-diffuse --help)\n", e.what());
     code = 2;
   } catch (const std::exception& e) {  // the same on every rank (agreed), printed once
     if (rank == 0) std::fprintf(stderr, "hetlb-diffuse: %s\n", e.what());

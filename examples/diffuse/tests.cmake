@@ -121,6 +121,30 @@ diffuse_error_test(diffuse_error_edge_out_of_range 4 "out-of-range.edges" --topo
 diffuse_error_test(diffuse_error_initial_load_length 4 "half-empty-6.loads"
   --initial ${diffuse_data}/half-empty-6.loads)
 
+# Ranks started with different options (issue 31): one class of option per test, each rank names it,
+# the job ends at once (it span forever, crashed, or exited 0 before the agreement check).
+set(diffuse_base --load-per-node 10 --time-limit 5 --topology ring)
+function(diffuse_mismatch_test option A args_a B args_b expected)
+  hetlb_option_mismatch_test(diffuse_options_differ_${option} hetlb-diffuse ${A} "${diffuse_base};${args_a}"
+    ${B} "${diffuse_base};${args_b}" "${expected}")
+endfunction()
+diffuse_mismatch_test(topology 2 "--topology;ring" 2 "--topology;line"
+  "--topology differs between ranks: \"ring\" on ranks 0-1, \"line\" on ranks 2-3")
+diffuse_mismatch_test(app_items 1 "--app-items" 2 "" "--app-items differs between ranks: \"true\" on rank 0, \"false\" on ranks 1-2")
+diffuse_mismatch_test(initial 1 "--initial;random" 1 "" "--initial differs between ranks: \"random\" on rank 0, \"single\" on rank 1")
+diffuse_mismatch_test(item_bytes 2 "--item-bytes;64" 1 "--item-bytes;128" "--item-bytes differs between ranks: \"64\" on ranks 0-1, \"128\" on rank 2")
+diffuse_mismatch_test(kernel 1 "--kernel;seismic" 1 "--kernel;synthetic" "--kernel differs between ranks")
+diffuse_mismatch_test(iterations 1 "--iterations;5" 3 "--iterations;6" "--iterations differs between ranks: \"5\" on rank 0, \"6\" on ranks 1-3")
+diffuse_mismatch_test(load_per_node 1 "--load-per-node;10" 1 "--load-per-node;20" "--load-per-node differs between ranks")
+diffuse_mismatch_test(strategy 1 "--strategy;simple" 1 "--strategy;besteffort" "--strategy differs between ranks")
+diffuse_mismatch_test(integer 1 "" 1 "--integer" "--integer differs between ranks: \"false\" on rank 0, \"true\" on rank 1")
+diffuse_mismatch_test(k 1 "--k;2" 1 "--k;1" "--k differs between ranks: \"2\" on rank 0, \"1\" on rank 1")
+# A command line that one rank cannot read: the others stop too (they waited in the check forever).
+diffuse_mismatch_test(unreadable 1 "" 1 "--k;abc" "some ranks could not read their command line")
+# Several differ: the first is named with its values, the others listed.
+diffuse_mismatch_test(several 1 "--seed;3;--ratio;0.002;--virtual-load" 1 ""
+  "--virtual-load differs between ranks: .* \\(also differing: --seed, --ratio\\)")
+
 # Under SMPI: the same program on the simulator's cluster (`hetlb diffusion-platform`, bandwidths
 # scaled so that an item of 125 bytes costs the simulator's load unit), against `hetlb simulate
 # diffusion` on the unscaled cluster (whose load unit is 125,000 bytes). Three configurations must agree

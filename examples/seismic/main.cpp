@@ -18,6 +18,7 @@
 #include "earth_model.hpp"
 #include "gantt.hpp"
 #include "hetlb/io/platform_json.hpp"
+#include "hetlb/mpi/option_agreement.hpp"
 #include "hetlb/mpi/plan.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "measure.hpp"
@@ -135,7 +136,17 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 0;
   } catch (const CLI::ParseError& e) {  // one line, like every other refusal
-    if (rank == 0) std::fprintf(stderr, "hetlb-seismic: %s (see hetlb-seismic --help)\n", e.what());
+    // No options to compare: ranks whose command line was read learn that this one failed (no hang).
+    const bool everywhere = hetlb::mpi::check_options_agree(MPI_COMM_WORLD, "hetlb-seismic", {});
+    if (rank == 0 || !everywhere) std::fprintf(stderr, "hetlb-seismic: %s (see hetlb-seismic --help)\n", e.what());
+    MPI_Finalize();
+    return 2;
+  }
+  // The options every rank must share (--format, --gantt: rank 0's; --corrupt: a per-rank test fault).
+  if (!hetlb::mpi::check_options_agree(MPI_COMM_WORLD, "hetlb-seismic",
+                                       {{"--mode", o.mode}, {"--platform", o.platform}, {"--rays", o.rays},
+                                        {"--seed", o.seed}, {"--root", o.root}, {"--layers", o.layers},
+                                        {"--order", o.order}, {"--emulate", o.emulate}})) {
     MPI_Finalize();
     return 2;
   }
@@ -149,7 +160,7 @@ int main(int argc, char** argv) {
   if (!o.gantt.empty()) {
     std::string why;
     if (rank == 0) try {
-        hetlb::plot::check_figure_path("--gantt", o.gantt);
+        seismic::check_gantt_path(o.gantt);
       } catch (const std::exception& e) {
         why = e.what();
       }

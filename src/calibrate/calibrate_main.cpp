@@ -15,6 +15,7 @@
 
 #include "hetlb/error.hpp"
 #include "hetlb/model/calibration.hpp"
+#include "hetlb/mpi/option_agreement.hpp"
 #include "hetlb/output_path.hpp"
 #include "kernel_loader.hpp"
 #include "measure.hpp"
@@ -86,9 +87,18 @@ int run(int argc, char** argv, int rank, int size) {
     if (rank == 0) app.exit(e);
     return 0;
   } catch (const CLI::ParseError& e) {
-    if (rank == 0) std::cerr << "hetlb-calibrate: error: " << e.what() << std::endl;
+    // No options to compare: ranks whose command line was read learn that this one failed (no hang).
+    const bool everywhere = mpi::check_options_agree(MPI_COMM_WORLD, "hetlb-calibrate", {});
+    if (rank == 0 || !everywhere) std::cerr << "hetlb-calibrate: error: " << e.what() << std::endl;
     return 2;
   }
+  // The options every rank must share (--output, --name, --model, --items: rank 0 writes the file).
+  if (!mpi::check_options_agree(MPI_COMM_WORLD, "hetlb-calibrate",
+                                {{"--kernel", o.kernel}, {"--synthetic-work", o.synthetic_work}, {"--sizes", s.sizes},
+                                 {"--comm-sizes", s.comm_sizes}, {"--bytes-per-item", s.bytes_per_item},
+                                 {"--quantile", s.quantile}, {"--relative", s.relative},
+                                 {"--max-seconds-per-point", s.max_seconds}, {"--rounds", s.rounds}, {"--root", s.root}}))
+    return 2;
   if (!agree(s.root < size, fmt::format("--root {}: expected a rank below {}", s.root, size), rank, MPI_COMM_WORLD))
     return 2;
   // Compared as doubles: 1e300 bytes per item converted to an integer count was undefined.

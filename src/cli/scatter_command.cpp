@@ -19,6 +19,7 @@
 #include "hetlb/plot/gnuplot.hpp"
 #include "json_input.hpp"
 #include "hetlb/plot/scatter_gantt.hpp"
+#include "hetlb/progress.hpp"
 #include "hetlb/scatter/perturbation.hpp"
 #include "hetlb/scatter/solve.hpp"
 #include "number_checks.hpp"
@@ -108,6 +109,7 @@ std::function<void(int)> sample_progress(int total) {
 }
 
 void run(const ScatterOptions& o) {
+  set_progress_sink([](const std::string& line) { std::cerr << "hetlb: " << line << std::endl; });  // long plans
   scatter::Request req;
   req.algorithm = scatter::parse_algorithm(o.algorithm);
   if (scatter::is_order_policy(o.order)) req.order = scatter::parse_order_policy(o.order);

@@ -56,8 +56,9 @@ void print_scatter(std::ostream& out, const Platform& platform, const scatter::R
   if (!r.root_candidates.empty()) {
     out << fmt::format("\nroot choice (Section 3.4){}:\n", u.exponent != 0 ? ", in " + std::string(u.name) : "");
     for (const auto& c : r.root_candidates)
-      out << fmt::format("  {:<16} transfer {:>12} + scatter {:>12} = {:>12}{}\n", c.name, t3(c.transfer),
-                         t3(c.makespan), t3(c.total()), c.name == r.root ? "  <- chosen" : "");
+      out << fmt::format("  {:<16} transfer {:>12} + scatter {:>12} {} {:>12}{}\n", c.name, t3(c.transfer),
+                         t3(c.makespan), c.bound_only ? ">=" : "= ", t3(c.total()),
+                         c.name == r.root ? "  <- chosen" : c.bound_only ? "  (lower bound: not solved)" : "");
   }
   out << fmt::format("solve time   {:.6f} s\n", r.solve_seconds);
 }

@@ -44,7 +44,8 @@ nlohmann::json scatter_json(const scatter::Result& r) {
   if (!r.root_candidates.empty()) {
     json c = json::array();
     for (const auto& rc : r.root_candidates)
-      c.push_back({{"name", rc.name}, {"transfer", rc.transfer}, {"makespan", rc.makespan}, {"total", rc.total()}});
+      c.push_back({{"name", rc.name}, {"transfer", rc.transfer}, {"makespan", rc.makespan}, {"total", rc.total()},
+                   {"bound_only", rc.bound_only}});  // bound_only: makespan is a lower bound, not solved
     j["root_candidates"] = c;
   }
   return j;

@@ -46,6 +46,11 @@ struct ExactOptions {
 
 Plan solve_exact(const Problem& problem, const ExactOptions& options = {});
 
+// Whether every integer distribution of `problem` takes longer than T, proven by one run of the exact
+// planner's feasibility test at T (false when no test applies, or it gives up). Any plan's makespan
+// is then above T too, whatever the algorithm.
+bool exact_proves_above(const Problem& problem, double T, const ExactOptions& options = {});
+
 // Which proof `exact` uses on this problem: "greedy" (linear links in bandwidth order), "frontier"
 // (affine links in bandwidth order), "window" (any order, non-decreasing costs) or "none" (a cost
 // decreases), with the reason when it is not one of the bandwidth-order fast paths.

@@ -28,6 +28,9 @@ std::vector<double> suffix_durations(const std::vector<double>& comm_slope, cons
 // as affine functions on x >= 0). A closed method for this chain: Theorem 2's selection on the
 // slopes fixes the dual, all selected processors finish together; the solution is accepted when
 // primal feasible (then optimal by LP duality), otherwise GLPK solves the LP.
+// Beyond kLpGlpkMaxProcessors processors the GLPK fallback is refused (12.5 s at 10,000 processors,
+// over 100 s at 100,000); the closed method has no limit.
+inline constexpr std::size_t kLpGlpkMaxProcessors = 20'000;
 RationalSolution solve_lp_affine(const Problem& problem);
 
 // LP (3) solved by GLPK: simplex, then the exact rational simplex (glp_exact) when `exact`.

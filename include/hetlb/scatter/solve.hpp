@@ -36,7 +36,8 @@ struct Request {
 struct RootCandidate {
   std::string name;
   double transfer = 0;  // moving the data from its holder to this root
-  double makespan = 0;  // the scatter with this root
+  double makespan = 0;  // the scatter with this root (a lower bound on it when bound_only)
+  bool bound_only = false;  // not solved: its transfer + lower bound exceeds the chosen root's total
   double total() const { return transfer + makespan; }
 };
 

@@ -95,9 +95,11 @@ std::optional<std::string> verify_schedule(const Ring& r, const std::vector<Tran
       const double last = s.start + static_cast<double>(s.items - 1) * s.cost;
       auto lo = std::lower_bound(marks.begin(), marks.end(), s.start - s.cost);
       for (; lo != marks.end() && *lo <= last + s.cost; ++lo) {
-        const double j0 = std::floor((*lo - s.start) / s.cost) + 1;
-        for (double j = j0 - 1; j <= j0 + 1; j += 1)
-          if (j >= 1 && j <= static_cast<double>(s.items)) check.push_back(static_cast<Count>(j));
+        // The send index next to the breakpoint, counted in integers: a double counter stops
+        // advancing past 2^53 items (issue 31).
+        const double f = std::floor((*lo - s.start) / s.cost) + 1;
+        const Count j0 = f <= 0 ? 0 : f >= static_cast<double>(s.items) ? s.items : static_cast<Count>(f);
+        for (Count j = std::max<Count>(j0 - 1, 1); j <= j0 + 1 && j <= s.items; ++j) check.push_back(j);
       }
       for (Count j : check) {
         const double t = s.start + static_cast<double>(j - 1) * s.cost;

@@ -72,3 +72,19 @@ TEST(ringVerify, AgreesWithAnItemByItemReferenceOnPerturbedSchedules) {
   EXPECT_GT(rejected, 100);
   EXPECT_GT(accepted, 100);
 }
+
+// Issue 31, item 2: 2^54 items forwarded over three processors. The verifier counts sends in integers,
+// so it ends at once (a double counter stopped advancing past 2^53 and the check list grew forever).
+TEST(ringVerify, EndsOnCountsPastTwoToThe53) {
+  const Count big = Count{1} << 54;  // 18014398509481984, the issue's input
+  const Ring r{{big, 0, 0}, {0, 0, big}, {1, 1, 1}, {}};
+  const Plan p = plan_redistribution(r);
+  EXPECT_EQ(why(r, p.transfers, p.time), "");
+  // The same schedule given by hand (the --schedule path), then one where P_1 forwards before it receives.
+  const std::vector<Transfer> ts{{0, 1, true, big, 0, static_cast<double>(big)},
+                                 {1, 2, true, big, 1, static_cast<double>(big) + 1}};
+  EXPECT_EQ(why(r, ts, static_cast<double>(big) + 1), "");
+  const double b = static_cast<double>(big), half = b / 2;  // P_1 starts half the items too early
+  const std::vector<Transfer> early{{0, 1, true, big, half, half + b}, {1, 2, true, big, 0, b}};
+  EXPECT_NE(why(r, early, half + b).find("holdings: P_1"), std::string::npos) << why(r, early, half + b);
+}

@@ -157,6 +157,31 @@ Plan heuristic_plan(const Problem& pb) {
   return best;
 }
 
+bool exact_proves_above(const Problem& pb, double T, const ExactOptions& options) {
+  using detail::Probe;
+  Probe r = Probe::TooLarge;
+  switch (exact_method(pb, nullptr)) {
+    case Method::Greedy: {
+      detail::GreedyProbe probe(pb);
+      r = probe(T, nullptr);
+      break;
+    }
+    case Method::Frontier: {
+      detail::FrontierProbe probe(pb, kExactFrontierMaxStates);
+      r = probe(T, nullptr);
+      if (r != Probe::TooLarge) break;
+      [[fallthrough]];
+    }
+    case Method::Window: {
+      detail::WindowProbe probe(pb, options.window_layer_states, options.window_total_states);
+      r = probe(T, nullptr);
+      break;
+    }
+    case Method::None: break;
+  }
+  return r == Probe::Infeasible;
+}
+
 std::string exact_proof(const Problem& pb, std::string* reason) {
   switch (exact_method(pb, reason)) {
     case Method::Greedy: return "greedy";

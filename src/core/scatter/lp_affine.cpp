@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "hetlb/error.hpp"
 #include "hetlb/scatter/rational.hpp"
 
@@ -76,6 +78,11 @@ RationalSolution solve_lp_affine(const Problem& problem) {
   RationalSolution sol;
   if (closed_method(problem, sol)) return sol;
   constexpr std::size_t kExactLimit = 2000;  // glp_exact's rational arithmetic is slow beyond this
+  if (problem.size() > kLpGlpkMaxProcessors)
+    throw Error(fmt::format("lp: {} processors: the closed method does not hold on these latencies and GLPK's simplex "
+                            "takes minutes beyond {} processors (12.5 s at 10,000); expected at most {} "
+                            "(--algorithm exact plans it)",
+                            problem.size(), kLpGlpkMaxProcessors, kLpGlpkMaxProcessors));
   return solve_lp_glpk(problem, problem.size() <= kExactLimit);
 }
 

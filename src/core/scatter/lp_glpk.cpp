@@ -4,10 +4,12 @@
 #include <glpk.h>
 
 #include <memory>
+#include <string>
 
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/progress.hpp"
 #include "hetlb/scatter/rational.hpp"
 
 namespace hetlb::scatter {
@@ -56,8 +58,28 @@ RationalSolution solve_lp_glpk(const Problem& pb, bool exact) {
   glp_smcp parm;
   glp_init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
+  // Progress lines: GLPK's own iteration lines ("it: obj = ..."), through the progress sink.
+  const bool progress = progress_wanted() && p >= 1000;
+  if (progress) {
+    parm.msg_lev = GLP_MSG_ON;
+    parm.out_frq = static_cast<int>(kProgressPeriod * 1000);
+    glp_term_out(GLP_ON);
+    glp_term_hook(
+        [](void* info, const char* s) {
+          std::string line(s);
+          while (!line.empty() && (line.back() == '\n' || line.back() == ' ')) line.pop_back();
+          if (line.find("obj =") != std::string::npos)
+            report_progress([&] { return fmt::format("lp: GLPK simplex on {} processors: {}", *static_cast<int*>(info), line); });
+          return 1;  // nothing on the terminal
+        },
+        const_cast<int*>(&p));
+  }
   int rc = glp_simplex(P, &parm);
   if (rc == 0 && exact) rc = glp_exact(P, &parm);
+  if (progress) {
+    glp_term_hook(nullptr, nullptr);
+    glp_term_out(GLP_OFF);
+  }
   if (rc != 0 || glp_get_status(P) != GLP_OPT)
     throw Error(fmt::format("lp: GLPK did not find the optimum of LP (3) (code {})", rc));
   RationalSolution sol;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/error.hpp"
+#include "hetlb/progress.hpp"
 #include "hetlb/scatter/rational.hpp"
 #include "hetlb/scatter/send_order.hpp"
 
@@ -103,6 +105,10 @@ struct Searcher {
     std::vector<std::size_t> with_root = order;
     with_root.push_back(root);
     ++best.estimates;
+    report_progress([&] {
+      return fmt::format("order best: {} of at most {} orders of {} processors scored", best.estimates,
+                         opt.max_estimates, order.size() + 1);
+    });
     const Plan plan = heuristic_plan(make_problem(pf, with_root, items));
     return {plan.makespan, plan.lower_bound, order};
   }
@@ -152,6 +158,11 @@ struct Searcher {
 }  // namespace
 
 OrderSearch search_order(const Platform& platform, std::size_t root, Count items, const OrderSearchOptions& options) {
+  if (platform.processors.size() > kOrderSearchMaxProcessors)
+    throw Error(fmt::format("order best: {} processors: expected at most {} (the local search scores up to {} orders "
+                            "in O(p) each, about a minute at 10,000 processors); the bandwidth order is the best "
+                            "for linear costs (Theorem 3)",
+                            platform.processors.size(), kOrderSearchMaxProcessors, options.max_estimates));
   Searcher s(platform, root, items, options);
   std::vector<std::size_t> bandwidth = send_order(platform, root, OrderPolicy::Bandwidth);
   bandwidth.pop_back();

@@ -89,9 +89,20 @@ Result plan_scatter(const Platform& platform, const Request& request) {
     throw Error("root auto: an explicit order names the root's place; give --root NAME with it");
   if (request.root == "auto") {
     std::vector<RootCandidate> candidates;
+    const RootBounds bounds(platform, items, request.order);
+    // One feasibility test of the candidate's own order (not for `best`: other orders may be faster).
+    const auto proves_above = [&](std::size_t r, double T) {
+      if (request.order == OrderPolicy::Best) return false;
+      try {
+        return exact_proves_above(make_problem(platform, send_order(platform, r, request.order), items), T,
+                                  request.exact);
+      } catch (const Error&) {  // the candidate's own solve reports it
+        return false;
+      }
+    };
     const std::size_t root = choose_root(
         platform, items, [&](std::size_t r) { return plan_with_root(platform, request, r, items).plan.makespan; },
-        &candidates);
+        &candidates, &bounds, proves_above);
     result = plan_with_root(platform, request, root, items);
     result.root_candidates = std::move(candidates);
   } else {
