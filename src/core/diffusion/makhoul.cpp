@@ -5,8 +5,13 @@
 // neighbour that fails this, or is not less loaded, stops the loop.
 //
 // Time view: with t_j = x_j / r_j (r_j: j's speed relative to the node's), the difference is taken in
-// time, t_i - t_j, its (N + 1)-th part is converted to load with the receiver's speed,
-// s = (t_i - t_j) r_j / (N + 1), and the stop test compares dates: x_i' - s >= t_j + s / r_j.
+// time, t_i - t_j. By load, (x_i - x_j) / (N + 1) is the fraction 2 / (N + 1) of the amount that would
+// leave the two nodes equal, (x_i - x_j) / 2; by time that amount is (t_i - t_j) / (1 + 1 / r_j), so
+//   s = 2 (t_i - t_j) r_j / ((N + 1) (r_j + 1)),
+// and the stop test compares dates: x_i' - s >= t_j + s / r_j. (Converting the date difference's
+// (N + 1)-th part with the receiver's speed alone, (t_i - t_j) r_j / (N + 1), would fail the stop test
+// at once for any neighbour more than N times faster: the node would never feed it.) With r_j = 1 the
+// factors 2 cancel exactly and s is the load rule's.
 #include "hetlb/diffusion/strategy.hpp"
 
 namespace hetlb::diffusion {
@@ -26,7 +31,7 @@ std::vector<double> makhoul_transfers(double load, const std::vector<double>& ne
     const double diff = load - t[j];
     if (!(diff > 0)) break;
     const double r = speed_of(speeds, j);
-    const double s = speeds.empty() ? diff / parts : diff * r / parts;
+    const double s = speeds.empty() ? diff / parts : 2.0 * diff * r / (parts * (r + 1.0));
     if (remaining - s < t[j] + (speeds.empty() ? s : s / r)) break;
     out[j] = s;
     remaining -= s;

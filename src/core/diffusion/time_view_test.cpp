@@ -78,6 +78,18 @@ TEST(TimeView, AFastNeighbourWithMoreLoadStillReceives) {
   EXPECT_NEAR(s[0], 5, 1e-12);
 }
 
+// Makhoul in time feeds a neighbour faster than its degree: node 12 units at speed 1 (date 12), one
+// neighbour with 4 units at speed 6.4 (date 0.625), N = 1: the amount that equalises is
+// 11.375 / (1 + 1 / 6.4), and Makhoul sends 2 / (N + 1) = all of it; both end at one date.
+TEST(TimeView, MakhoulFeedsANeighbourMuchFasterThanItsDegree) {
+  const auto s = balance_time({StrategyKind::makhoul}, 12, 1, {4}, {6.4});
+  ASSERT_GT(s[0], 0);
+  EXPECT_NEAR(12 - s[0], (4 + s[0]) / 6.4, 1e-12);
+  // Four neighbours, one of them 6.4 times faster and idle: it still gets its share.
+  const auto t = balance_time({StrategyKind::makhoul}, 100, 1, {100, 100, 100, 0}, {1, 1, 1, 6.4});
+  EXPECT_GT(t[3], 0);
+}
+
 TEST(TimeView, BadSpeedsAreRefused) {
   const Strategy st;
   for (double bad : {0.0, -1.0, std::nan(""), static_cast<double>(INFINITY)}) {
