@@ -16,8 +16,13 @@
 //
 // Time view (speeds r_j relative to the node's, dates t_j = y_j / r_j; the node's date is x): m and M
 // are the earliest and latest dates; rule 2 fires when one unit keeps the node's date at or above m's,
-// x - 1 >= t_m + 1 / r_m; rule 3 when x - 1 >= t_m and one unit from M would keep M at or above m,
-// t_M - 1 / r_M >= t_m + 1 / r_m. With r = 1 these are the conditions above, as the same operations.
+// x - 1 >= t_m + 1 / r_m; rule 3 when x - t_m > (1 + 1 / r_m) / 2 and one unit from M would keep M at
+// or above m, t_M - 1 / r_M >= t_m + 1 / r_m. Rule 3's threshold makes the forwarded unit strictly lower
+// Phi = sum_i x_i^2 / s_i, as every other move does (rule 2, and the rounded-down real transfers, which
+// keep the node's date at or above the receiver's): Phi falls at every move, so runs stop. The literal
+// "x - 1 >= t_m" let a fast node and a slower neighbour pass one unit back and forth forever, and even
+// the non-strict threshold let two equal-speed nodes of an unlike neighbourhood swap a unit forever
+// (both found by the property test). balance_time() uses the load rules when all speeds are equal.
 #include <cmath>
 
 #include "hetlb/diffusion/strategy.hpp"
@@ -46,7 +51,8 @@ std::vector<double> integer_transfers(double load, const std::vector<double>& ne
     return out;
   }
   const double unit_least = 1.0 / speeds[least], unit_most = 1.0 / speeds[most];
-  if (gap >= 1.0 + unit_least || (gap >= 1.0 && t_most - t_least >= unit_most + unit_least)) out[least] = 1.0;
+  if (gap >= 1.0 + unit_least || (gap > (1.0 + unit_least) / 2 && t_most - t_least >= unit_most + unit_least))
+    out[least] = 1.0;
   return out;
 }
 

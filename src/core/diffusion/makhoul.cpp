@@ -8,10 +8,15 @@
 // time, t_i - t_j. By load, (x_i - x_j) / (N + 1) is the fraction 2 / (N + 1) of the amount that would
 // leave the two nodes equal, (x_i - x_j) / 2; by time that amount is (t_i - t_j) / (1 + 1 / r_j), so
 //   s = 2 (t_i - t_j) r_j / ((N + 1) (r_j + 1)),
-// and the stop test compares dates: x_i' - s >= t_j + s / r_j. (Converting the date difference's
+// and the stop test compares dates: the node's date after the transfer must stay at or above every
+// receiver's so far, x_i' - s >= max(t_j + s / r_j, earlier receivers' dates). (By load the receivers'
+// dates grow with x_j, so the last is the largest; by time a slow receiver can end later than a
+// faster one served after it, hence the maximum.) (Converting the date difference's
 // (N + 1)-th part with the receiver's speed alone, (t_i - t_j) r_j / (N + 1), would fail the stop test
 // at once for any neighbour more than N times faster: the node would never feed it.) With r_j = 1 the
 // factors 2 cancel exactly and s is the load rule's.
+#include <algorithm>
+
 #include "hetlb/diffusion/strategy.hpp"
 
 namespace hetlb::diffusion {
@@ -27,14 +32,24 @@ std::vector<double> makhoul_transfers(double load, const std::vector<double>& ne
   }
   const std::vector<double>& t = speeds.empty() ? neighbours : dates;
   double remaining = load;
+  double latest = 0;  // time view: the latest date of a receiver so far
   for (int j : order_by_load(t)) {
     const double diff = load - t[j];
     if (!(diff > 0)) break;
-    const double r = speed_of(speeds, j);
-    const double s = speeds.empty() ? diff / parts : 2.0 * diff * r / (parts * (r + 1.0));
-    if (remaining - s < t[j] + (speeds.empty() ? s : s / r)) break;
+    if (speeds.empty()) {
+      const double s = diff / parts;
+      if (remaining - s < t[j] + s) break;
+      out[j] = s;
+      remaining -= s;
+      continue;
+    }
+    const double r = speeds[j];
+    const double s = 2.0 * diff * r / (parts * (r + 1.0));
+    const double date = std::max(latest, t[j] + s / r);
+    if (remaining - s < date) break;
     out[j] = s;
     remaining -= s;
+    latest = date;
   }
   return out;
 }

@@ -88,6 +88,10 @@ std::vector<double> balance_time(const Strategy& strategy, double load, double s
     relative[j] = neighbour_speeds[j] / speed;
     check_speed(relative[j], "neighbour speed relative to the node's");
   }
+  // Equal speeds: the load rules themselves (the time rules give the same numbers, and this keeps
+  // every decision of the papers' model bit for bit).
+  if (std::all_of(relative.begin(), relative.end(), [](double r) { return r == 1.0; }))
+    return decide(strategy, load, neighbours, {});
   return decide(strategy, load, neighbours, relative);
 }
 
