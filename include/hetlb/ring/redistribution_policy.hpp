@@ -34,13 +34,15 @@ class Policy {
 std::unique_ptr<Policy> never_policy();
 std::unique_ptr<Policy> every_policy(std::size_t k);  // before iterations 0, K, 2K, ...
 std::unique_ptr<Policy> threshold_policy(double x);   // when max / mean iteration time > x
-// hetlb's cost model. The drift is learned as a growth of the excess time e (iteration time - ideal):
-// g = (e_t - e_last) / (t - last) since the last redistribution, capped by the largest excess seen,
-// m. Without redistributing, the coming h = N - t iterations are predicted to cost
-// min(e_t + g k, max(m, e_t)) each; after one, min(e_last + g k, m). Redistribute when (1) the
-// predicted saving over the h iterations exceeds the plan's cost C, and (2) the excess accumulated
-// since the last redistribution has reached C (the rent-or-buy rule, which is also the optimal period
-// sqrt(2C/g) for a linear drift). C is evaluated only when both sides reach the last C evaluated.
+// hetlb's cost model. The drift is learned as the mean growth g per iteration of the excess time
+// e = iteration time - ideal, over every iteration observed so far not preceded by a redistribution,
+// and capped by the largest excess seen, m. Without redistributing, the coming h = N - t iterations
+// are predicted to cost min(e_t + g k, max(m, e_t)) each (k = 0..h-1); after a redistribution,
+// min(e_0 + g k, m), e_0 the excess of the last balanced iteration. Redistribute when (1) the
+// predicted saving over the h iterations exceeds the plan's cost C, and (2) e_t^2 >= 2 g C: the
+// excess has reached that of the optimal period sqrt(2 C / g) for a drift of constant growth g.
+// C is evaluated only when both conditions hold for the last C evaluated (reset to 0 after each
+// redistribution).
 std::unique_ptr<Policy> model_policy();
 // Redistributes exactly before the given iterations (the offline optimum's schedule, tests).
 std::unique_ptr<Policy> fixed_policy(std::vector<std::size_t> iterations);

@@ -51,27 +51,32 @@ class Model final : public Policy {
  public:
   bool redistribute(const PolicyView& v) override {
     const double e = v.iteration_time - v.ideal_time;
+    if (v.t > 0) {  // learn the drift: the excess' change over every iteration without a redistribution
+      growth_ += e - (just_redistributed_ ? v.excess_at_last : previous_);
+      ++observed_;
+    }
+    previous_ = e;
+    just_redistributed_ = false;
     const double base = v.any ? std::max(0.0, v.excess_at_last) : 0.0;
-    if (e <= base) return false;
-    if (v.t == v.last && v.any) return false;
-    const double age = static_cast<double>(v.t - v.last);
-    const double g = age > 0 ? std::max(0.0, (e - v.excess_at_last) / age) : 0.0;
+    if (e <= base || (v.any && v.t == v.last)) return false;
+    const double g = observed_ > 0 ? std::max(0.0, growth_ / static_cast<double>(observed_)) : 0.0;
     const double m = std::max(v.largest_excess, e);
     const double h = static_cast<double>(v.iterations - v.t);
     const double saving = capped_sum(e, g, m, h) - capped_sum(base, g, m, h);
     const auto worth = [&](double c) { return saving > c && e * e >= 2 * g * c; };
     if (!worth(known_cost_)) return false;
     known_cost_ = (*v.cost)();
-    if (worth(known_cost_)) {
-      known_cost_ = 0;
-      return true;
-    }
-    return false;
+    if (!worth(known_cost_)) return false;
+    known_cost_ = 0;
+    just_redistributed_ = true;
+    return true;
   }
   std::string name() const override { return "model"; }
 
  private:
-  double known_cost_ = 0;
+  double known_cost_ = 0, growth_ = 0, previous_ = 0;
+  std::size_t observed_ = 0;
+  bool just_redistributed_ = false;
 };
 
 class Fixed final : public Policy {
