@@ -10,7 +10,7 @@ import csv, json, os, random, subprocess, sys, tempfile
 
 HETLB = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "results.csv")
-ITERATIONS = 200
+ITERATIONS = 100
 RATIOS = [0.001, 0.01, 0.1, 1, 10]
 SPEEDS = [0.05, 0.25, 1.0]          # window: processors per iteration
 SIZES = [8, 64, 256]

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hetlb/model/cost_function.hpp"
+#include "hetlb/ring/plan.hpp"
 #include "hetlb/ring/problem.hpp"
 
 namespace hetlb::ring {
@@ -31,7 +32,10 @@ std::vector<Count> balanced_targets(Count total, const std::vector<double>& spee
 
 // Time and items moved (item-hops) of hetlb's plan from `loads` to `targets` on the ring's links.
 // Unidirectional rings under the paper's hypothesis: Lemma 5 / Theorem 2, max_i x_i c_{i,i+1} with
-// x_i = F_i - min F (O(n), equal to the planner's time); otherwise plan_redistribution's time.
+// x_i = F_i - min F (O(n), equal to the planner's time); otherwise plan_redistribution's time with
+// at most iterative_plan_options(n).max_transfers transfers (item-by-item forwarding beyond it falls
+// back to block schedules, which keeps a run's cost O(n) per plan).
+inline PlanOptions iterative_plan_options(std::size_t n) { return {16 * n + 1024}; }
 struct RedistributionCost {
   double time = 0;
   Count moved = 0;

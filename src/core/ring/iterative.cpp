@@ -68,7 +68,7 @@ RedistributionCost redistribution_cost(const Ring& links, const std::vector<Coun
   Ring r = links;
   r.loads = loads;
   r.targets = targets;
-  const Plan p = plan_redistribution(r);
+  const Plan p = plan_redistribution(r, iterative_plan_options(n));
   RedistributionCost c{p.time, 0};
   for (const Transfer& t : p.transfers) c.moved += t.items;
   return c;

@@ -93,7 +93,7 @@ RC_GTEST_PROP(RingIterative, RunTimesAgreeWithADirectRecomputation, ()) {
       Ring ring = in.app.ring;
       ring.loads = loads;
       ring.targets = targets;
-      const Plan plan = plan_redistribution(ring);
+      const Plan plan = plan_redistribution(ring, iterative_plan_options(ring.size()));
       RC_ASSERT(plan.final_loads == targets);
       redistribution += plan.time;
       for (const Transfer& x : plan.transfers) moved += x.items;
@@ -126,7 +126,7 @@ RC_GTEST_PROP(RingIterative, CostEqualsThePlannersTime, ()) {
   RC_ASSERT(sum(targets) == sum(in.app.ring.loads));
   Ring ring = in.app.ring;
   ring.targets = targets;
-  const Plan plan = plan_redistribution(ring);
+  const Plan plan = plan_redistribution(ring, iterative_plan_options(ring.size()));
   const RedistributionCost c = redistribution_cost(in.app.ring, in.app.ring.loads, targets);
   Count moved = 0;
   for (const Transfer& x : plan.transfers) moved += x.items;
