@@ -21,6 +21,7 @@ struct PolicyView {
   double excess_since_last = 0;    // sum of (iteration time - ideal) over iterations last..t-1
   double excess_at_last = 0;       // excess of iteration `last` (just after it was balanced, or at start)
   double largest_excess = 0;       // largest excess of an iteration so far
+  double last_rise = 0;            // w max_i (rise of L_i by the last drift) / s_i
   const std::function<double()>* cost = nullptr;  // the plan's time from the current loads
 };
 
@@ -34,15 +35,14 @@ class Policy {
 std::unique_ptr<Policy> never_policy();
 std::unique_ptr<Policy> every_policy(std::size_t k);  // before iterations 0, K, 2K, ...
 std::unique_ptr<Policy> threshold_policy(double x);   // when max / mean iteration time > x
-// hetlb's cost model. The drift is learned as the mean growth g per iteration of the excess time
-// e = iteration time - ideal, over every iteration observed so far not preceded by a redistribution,
-// and capped by the largest excess seen, m. Without redistributing, the coming h = N - t iterations
-// are predicted to cost min(e_t + g k, max(m, e_t)) each (k = 0..h-1); after a redistribution,
-// min(e_0 + g k, m), e_0 the excess of the last balanced iteration. Redistribute when (1) the
-// predicted saving over the h iterations exceeds the plan's cost C, and (2) e_t^2 >= 2 g C: the
-// excess has reached that of the optimal period sqrt(2 C / g) for a drift of constant growth g.
-// C is evaluated only when both conditions hold for the last C evaluated (reset to 0 after each
-// redistribution).
+// hetlb's cost model. The drift is learned as g, the mean over the drifts observed so far of
+// w max_i (rise of L_i) / s_i: how fast a balanced ring's iteration time grows. With the largest
+// excess seen m (excess e = iteration time - ideal), the coming h = N - t iterations are predicted to
+// cost min(e_t + g k, max(m, e_t)) each without a redistribution (k = 0..h-1), min(e_0 + g k, m) after
+// one (e_0: excess of the last balanced iteration). Redistribute when (1) the predicted saving over
+// the h iterations exceeds the plan's cost C and (2) e_t^2 >= 2 g C: the excess has reached that of the
+// optimal period sqrt(2 C / g) of a drift of constant growth g. Nothing before one drift is observed.
+// C is evaluated only when both conditions hold for the last C evaluated (0 after a redistribution).
 std::unique_ptr<Policy> model_policy();
 // Redistributes exactly before the given iterations (the offline optimum's schedule, tests).
 std::unique_ptr<Policy> fixed_policy(std::vector<std::size_t> iterations);

@@ -51,12 +51,8 @@ class Model final : public Policy {
  public:
   bool redistribute(const PolicyView& v) override {
     const double e = v.iteration_time - v.ideal_time;
-    if (v.t > 0) {  // learn the drift: the excess' change over every iteration without a redistribution
-      growth_ += e - (just_redistributed_ ? v.excess_at_last : previous_);
-      ++observed_;
-    }
-    previous_ = e;
-    just_redistributed_ = false;
+    if (v.t > 0) growth_ += v.last_rise, ++observed_;  // learn the drift
+    if (observed_ == 0) return false;
     const double base = v.any ? std::max(0.0, v.excess_at_last) : 0.0;
     if (e <= base || (v.any && v.t == v.last)) return false;
     const double g = observed_ > 0 ? std::max(0.0, growth_ / static_cast<double>(observed_)) : 0.0;
@@ -68,15 +64,13 @@ class Model final : public Policy {
     known_cost_ = (*v.cost)();
     if (!worth(known_cost_)) return false;
     known_cost_ = 0;
-    just_redistributed_ = true;
     return true;
   }
   std::string name() const override { return "model"; }
 
  private:
-  double known_cost_ = 0, growth_ = 0, previous_ = 0;
+  double known_cost_ = 0, growth_ = 0;
   std::size_t observed_ = 0;
-  bool just_redistributed_ = false;
 };
 
 class Fixed final : public Policy {
@@ -193,6 +187,9 @@ RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& po
     if (options.record_times) r.iteration_times.push_back(it);
     if (options.record_loads) r.loads.push_back(loads);
     drift.delta(t, delta);
+    v.last_rise = 0;
+    for (const auto& [i, d] : delta)
+      if (d > 0) v.last_rise = std::max(v.last_rise, w * static_cast<double>(d) * inv[i]);
     if (delta.empty()) continue;
     if (delta.size() * 4 > n) {
       apply_delta(loads, delta);
