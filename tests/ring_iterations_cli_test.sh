@@ -8,7 +8,7 @@ SRC=$2
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-RING="$SRC/examples/ring-iterations-heterogeneous.json"
+RING="$SRC/examples/ring-iterations/heterogeneous-8.json"
 field() { sed -n "s/^ *\"$1\": \([^,]*\),*$/\1/p" "$2"; }
 
 for p in never every:1 every:5 threshold:1.5 model optimal; do
