@@ -1,0 +1,205 @@
+// Iterative ring applications: the offline optimum against all redistribution subsets, the runs'
+// times against a direct recomputation with the planner, conservation of items, policy sanity, bad input.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <random>
+
+#include "hetlb/error.hpp"
+#include "hetlb/ring/drift.hpp"
+#include "hetlb/ring/offline_optimum.hpp"
+#include "hetlb/ring/plan.hpp"
+#include "hetlb/ring/redistribution_policy.hpp"
+
+using namespace hetlb;
+using namespace hetlb::ring;
+
+namespace {
+
+struct Instance {
+  IterativeApp app;
+  std::unique_ptr<Drift> drift;
+};
+
+Instance random_instance(std::uint64_t seed, std::size_t n) {
+  std::mt19937_64 g(seed);
+  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  Instance in;
+  IterativeApp& a = in.app;
+  const bool bidirectional = pick(0, 2) == 0, homogeneous = pick(0, 1) == 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    a.ring.loads.push_back(pick(0, 3) == 0 ? 0 : pick(1, 12));
+    a.ring.succ_cost.push_back(homogeneous ? 1.0 : pick(1, 4) * 0.5);
+    if (bidirectional) a.ring.pred_cost.push_back(homogeneous ? 1.0 : pick(1, 4) * 0.5);
+    a.speeds.push_back(pick(0, 1) ? 1.0 : pick(1, 6) * 0.5);
+  }
+  a.ring.targets = a.ring.loads;
+  a.compute_cost = std::pow(10.0, pick(-2, 1));
+  if (pick(0, 1)) {
+    const std::size_t width = static_cast<std::size_t>(pick(1, static_cast<int>(n)));
+    const Count height = pick(1, 8);
+    a.ring.loads = window_initial_loads(a.ring.loads, width, height);
+    in.drift = window_drift(n, width, height, pick(1, 8) * 0.25);
+  } else {
+    in.drift = walk_drift(n, pick(1, 4), seed);
+  }
+  return in;
+}
+
+Count sum(const std::vector<Count>& v) { return std::accumulate(v.begin(), v.end(), Count{0}); }
+
+}  // namespace
+
+RC_GTEST_PROP(RingIterative, OfflineOptimumIsTheBestRedistributionSubset, ()) {
+  const std::size_t n = *rc::gen::inRange<std::size_t>(2, 6);
+  const std::size_t N = *rc::gen::inRange<std::size_t>(1, 9);
+  const Instance in = random_instance(*rc::gen::arbitrary<std::uint64_t>(), n);
+  double brute = std::numeric_limits<double>::infinity();
+  for (std::size_t mask = 0; mask < (std::size_t{1} << N); ++mask) {
+    std::vector<std::size_t> at;
+    for (std::size_t t = 0; t < N; ++t)
+      if (mask >> t & 1) at.push_back(t);
+    auto p = fixed_policy(at);
+    brute = std::min(brute, run_iterations(in.app, *in.drift, *p, N).total_time);
+  }
+  const RunResult opt = offline_optimum(in.app, *in.drift, N);
+  RC_ASSERT(std::abs(opt.total_time - brute) <= 1e-9 * std::max(1.0, brute));
+}
+
+RC_GTEST_PROP(RingIterative, RunTimesAgreeWithADirectRecomputation, ()) {
+  const std::size_t n = *rc::gen::inRange<std::size_t>(2, 9);
+  const std::size_t N = *rc::gen::inRange<std::size_t>(1, 40);
+  const Instance in = random_instance(*rc::gen::arbitrary<std::uint64_t>(), n);
+  const std::vector<std::string> specs{"never", "every:1", "every:3", "threshold:1.2", "model"};
+  auto policy = make_policy(*rc::gen::elementOf(specs));
+  const RunResult r = run_iterations(in.app, *in.drift, *policy, N, {true, true});
+  const Count total = sum(in.app.ring.loads);
+  const std::vector<Count> targets = balanced_targets(total, in.app.speeds);
+  double sum_s = 0;
+  for (double s : in.app.speeds) sum_s += s;
+  const double ideal = in.app.compute_cost * static_cast<double>(total) / sum_s;
+  double compute = 0, imbalance = 0, redistribution = 0;
+  Count moved = 0;
+  std::vector<Count> loads = in.app.ring.loads;
+  Delta delta;
+  std::size_t next = 0;
+  for (std::size_t t = 0; t < N; ++t) {
+    if (next < r.redistributed_at.size() && r.redistributed_at[next] == t) {  // the planner itself
+      ++next;
+      Ring ring = in.app.ring;
+      ring.loads = loads;
+      ring.targets = targets;
+      const Plan plan = plan_redistribution(ring, iterative_plan_options(ring.size()));
+      RC_ASSERT(plan.final_loads == targets);
+      redistribution += plan.time;
+      for (const Transfer& x : plan.transfers) moved += x.items;
+      loads = targets;
+    }
+    RC_ASSERT(r.loads[t] == loads);
+    RC_ASSERT(sum(loads) == total);  // conservation through drift and redistributions
+    double top = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      top = std::max(top, in.app.compute_cost * static_cast<double>(loads[i]) / in.app.speeds[i]);
+    RC_ASSERT(std::abs(r.iteration_times[t] - top) <= 1e-9 * std::max(1.0, top));
+    compute += top;
+    imbalance += top - ideal;
+    in.drift->delta(t, delta);
+    apply_delta(loads, delta);
+  }
+  const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); };
+  RC_ASSERT(near(r.compute_time, compute));
+  RC_ASSERT(near(r.imbalance_time, imbalance));
+  RC_ASSERT(near(r.redistribution_time, redistribution));
+  RC_ASSERT(near(r.total_time, compute + redistribution));
+  RC_ASSERT(r.data_moved == moved);
+  RC_ASSERT(r.redistributions == r.redistributed_at.size());
+}
+
+RC_GTEST_PROP(RingIterative, CostEqualsThePlannersTime, ()) {
+  const std::size_t n = *rc::gen::inRange<std::size_t>(2, 30);
+  Instance in = random_instance(*rc::gen::arbitrary<std::uint64_t>(), n);
+  const std::vector<Count> targets = balanced_targets(sum(in.app.ring.loads), in.app.speeds);
+  RC_ASSERT(sum(targets) == sum(in.app.ring.loads));
+  Ring ring = in.app.ring;
+  ring.targets = targets;
+  const Plan plan = plan_redistribution(ring, iterative_plan_options(ring.size()));
+  const RedistributionCost c = redistribution_cost(in.app.ring, in.app.ring.loads, targets);
+  Count moved = 0;
+  for (const Transfer& x : plan.transfers) moved += x.items;
+  RC_ASSERT(std::abs(c.time - plan.time) <= 1e-9 * std::max(1.0, plan.time));
+  RC_ASSERT(c.moved == moved);
+}
+
+RC_GTEST_PROP(RingIterative, ApplyDeltaKeepsTheTotalAndNoNegativeLoad, ()) {
+  const std::size_t n = *rc::gen::inRange<std::size_t>(2, 12);
+  std::vector<Count> loads = *rc::gen::container<std::vector<Count>>(n, rc::gen::inRange<Count>(0, 10));
+  std::vector<Count> u = *rc::gen::container<std::vector<Count>>(n, rc::gen::inRange<Count>(-15, 16));
+  Delta d;
+  for (std::size_t i = 0; i < n; ++i) d.push_back({i, u[i] - u[(i + n - 1) % n]});
+  const Count before = sum(loads);
+  apply_delta(loads, d);
+  RC_ASSERT(sum(loads) == before);
+  for (Count x : loads) RC_ASSERT(x >= 0);
+}
+
+TEST(RingIterative, PolicySanity) {
+  const Instance in = random_instance(7, 6);
+  const std::size_t N = 25;
+  auto never = make_policy("never");
+  EXPECT_EQ(run_iterations(in.app, *in.drift, *never, N).redistributions, 0u);
+  auto every = make_policy("every:1");
+  EXPECT_EQ(run_iterations(in.app, *in.drift, *every, N).redistributions, N);
+  auto every4 = make_policy("every:4");
+  EXPECT_EQ(run_iterations(in.app, *in.drift, *every4, N).redistributions, 7u);  // 0, 4, ..., 24
+  const RunResult opt = offline_optimum(in.app, *in.drift, N);
+  for (const std::string spec : {"never", "every:1", "every:4", "threshold:1.5", "model"}) {
+    auto p = make_policy(spec);
+    EXPECT_GE(run_iterations(in.app, *in.drift, *p, N).total_time, opt.total_time * (1 - 1e-12)) << spec;
+  }
+}
+
+TEST(RingIterative, WindowTravelsRoundTheRing) {
+  auto d = window_drift(8, 2, 5, 0.5);
+  std::vector<Count> loads = window_initial_loads(std::vector<Count>(8, 1), 2, 5);
+  Delta delta;
+  for (std::size_t t = 0; t < 16; ++t) d->delta(t, delta), apply_delta(loads, delta);
+  EXPECT_EQ(loads, window_initial_loads(std::vector<Count>(8, 1), 2, 5));  // 8 steps: once round
+  d->delta(1, delta);
+  ASSERT_EQ(delta.size(), 2u);
+  EXPECT_EQ(delta[0], (std::pair<std::size_t, Count>{0, -5}));
+  EXPECT_EQ(delta[1], (std::pair<std::size_t, Count>{2, 5}));
+}
+
+TEST(RingIterative, BadInputIsOneLine) {
+  for (const std::string spec : {"every:0", "every:1.5", "threshold:0.9", "sometimes", "every:", "threshold:x"}) {
+    try {
+      make_policy(spec);
+      ADD_FAILURE() << spec;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+    }
+  }
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/ring_iterative_trace.txt";
+  const auto refused = [&](const std::string& text, const std::string& needle) {
+    std::ofstream(path) << text;
+    try {
+      load_trace_file(path, 3, 2);
+      ADD_FAILURE() << text;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  refused("1 2 3\n1 2\n", "2 loads, expected 3");
+  refused("1 2 3\n1 -2 7\n", "no negative load");
+  refused("1 2 3\n1 2 4\n", "sum to 7");
+  refused("1 2 3\n", "at least 2");
+  std::ofstream(path) << "# loads\n1,2,3\n3 2 1\n";
+  EXPECT_EQ(load_trace_file(path, 3, 2).size(), 2u);
+  std::remove(path.c_str());
+  const Instance in = random_instance(3, 64);
+  EXPECT_THROW(offline_optimum(in.app, *in.drift, 1001), Error);
+}
