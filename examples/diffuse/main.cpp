@@ -163,6 +163,8 @@ int run(const Options& o, int rank, int size) {
   options.min_computing_period = o.min_comp >= 0 ? o.min_comp : tau / 10;
   options.time_limit = o.time_limit;
   options.progress_thread = o.progress == "thread";
+  options.wait_for_load = true;  // the simulator's node: idle while holding nothing
+  options.balance = "load";
   // --app-items: the items live in the program's own map, moved by pack/unpack (Zoltan style).
   std::unordered_map<std::uint64_t, std::vector<unsigned char>> owned;
   hetlb::mpi::ItemCallbacks callbacks{

@@ -102,6 +102,7 @@ void DiffusionRuntime::complete_receives(bool wait) {
 void DiffusionRuntime::receive_all() {
   while (receive_control(MPI_ANY_SOURCE, false)) {
   }
+  if (options.bulk_synchronous && !closing_) return;  // data only at the hand-overs
   complete_receives(false);
   while (incoming_.empty() && receive_data(MPI_ANY_SOURCE, false)) complete_receives(false);
 }
@@ -116,7 +117,10 @@ void DiffusionRuntime::poll() {
   receive_all();
   const double t = now();
   if (t >= next_balance_) balance();
-  termination();
+  if (!options.bulk_synchronous)
+    termination();
+  else if (wave_.active() && !wave_ready_ && wave_.test(wave_out_))
+    wave_ready_ = true;  // applied at the next agreement call (bulk_synchronous.cpp)
   if (!outgoing_.empty()) reap();
 }
 
@@ -183,12 +187,12 @@ void DiffusionRuntime::start_wave() {
 }
 
 void DiffusionRuntime::wave_done() {
-  if ((wave_out_[1] == 0 && wave_out_[2] == wave_out_[3]) || wave_out_[4] > 0) {
+  if ((options.end_on_convergence && wave_out_[1] == 0 && wave_out_[2] == wave_out_[3]) || wave_out_[4] > 0) {
     finish();
     return;
   }
   frozen_ = false;
-  hold_ = wave_out_[0] == 0 && tracker_->converged(0);
+  hold_ = options.end_on_convergence && wave_out_[0] == 0 && tracker_->converged(0);
   // Held, nothing changes but data landing: the next wave at once (termination latency).
   next_wave_ = wave_out_[0] == 0 ? now() : now() + options.min_balancing_period;
 }
@@ -230,7 +234,11 @@ void DiffusionRuntime::stop() {
   if (!started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "stop() before start()");
   std::unique_lock lock(mutex_);
   long long most = 0;
-  MPI_Allreduce(&waves_started_, &most, 1, MPI_LONG_LONG, MPI_MAX, stop_);
+  if (options.bulk_synchronous) {
+    bsp_stop(lock);
+  } else {
+    MPI_Allreduce(&waves_started_, &most, 1, MPI_LONG_LONG, MPI_MAX, stop_);
+  }
   while (!finished_) {
     if (wave_.active()) {
       if (wave_.test(wave_out_)) wave_done();

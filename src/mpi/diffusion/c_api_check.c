@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
       if (every[i] >= total || seen[every[i]]++) failed = 1;
     free(seen);
   }
-  hetlb_diffusion_free(lb);
+  hetlb_diffusion_free(&lb);
   free(ids), free(counts), free(displs), free(every);
 
   /* A bad option: the same code on every rank. */

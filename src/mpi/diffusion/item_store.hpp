@@ -17,6 +17,7 @@ class ItemStore {
   void add(std::uint64_t id, const void* payload);
   std::size_t size() const { return ids_.size(); }
   std::uint64_t id(std::size_t i) const { return ids_[i]; }
+  const std::vector<std::uint64_t>& ids() const { return ids_; }
   void* item(std::size_t i) { return bytes_.data() + i * item_bytes_; }
   bool owns_bytes() const { return item_bytes_ > 0; }
 

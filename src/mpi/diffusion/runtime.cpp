@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "clock.hpp"
+#include "consistency.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 
 namespace hetlb::mpi::detail {
@@ -38,6 +39,24 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool appli
     if (o.iterations < 1) throw hetlb::Error(fmt::format("iterations = {}: expected at least 1", o.iterations));
     if (!(o.tolerance > 0)) throw hetlb::Error(fmt::format("tolerance = {}: expected > 0", o.tolerance));
     if (!(o.time_limit >= 0)) throw hetlb::Error(fmt::format("time_limit = {}: expected >= 0 s", o.time_limit));
+    if (o.balance != "time" && o.balance != "load")
+      throw hetlb::Error(fmt::format("balance \"{}\": expected time or load", o.balance));
+    int ranks = 0;
+    MPI_Comm_size(comm, &ranks);
+    if (!o.speeds.empty() && o.speeds.size() != static_cast<std::size_t>(ranks))
+      throw hetlb::Error(fmt::format("speeds: {} values for {} ranks; expected one speed per rank", o.speeds.size(),
+                                     ranks));
+    for (std::size_t r = 0; r < o.speeds.size(); ++r)
+      if (!(o.speeds[r] > 0) || !std::isfinite(o.speeds[r]))
+        throw hetlb::Error(fmt::format("speeds[{}] = {}: expected a finite speed > 0", r, o.speeds[r]));
+    if (!(o.speed_time_constant > 0) || !std::isfinite(o.speed_time_constant))
+      throw hetlb::Error(fmt::format("speed_time_constant = {}: expected a positive number of iterations",
+                                     o.speed_time_constant));
+    if (o.sync_interval < 1)
+      throw hetlb::Error(fmt::format("sync_interval = {}: expected at least 1 iteration", o.sync_interval));
+    if (o.bulk_synchronous && o.wait_for_load)
+      throw hetlb::Error("wait_for_load with bulk_synchronous: expected one of them (a bulk-synchronous rank never "
+                         "waits for load)");
   } catch (const std::exception& e) {
     status = HETLB_DIFFUSION_ERR_ARG;
     reason = e.what();
@@ -48,11 +67,13 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool appli
 
 DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std::size_t item_bytes,
                                    ItemCallbacks callbacks, bool application_items)
-    : store(application_items ? 0 : item_bytes, callbacks), options(o) {
+    : store(application_items ? 0 : item_bytes, callbacks), options(o), estimator_(o.speed_time_constant) {
   check_options(o, item_bytes, application_items, callbacks, strategy_, comm);
+  check_same_options(o, item_bytes, application_items, comm);
   hood = make_neighbourhood(comm, o.topology, o.use_comm_graph);
   MPI_Comm_rank(hood.graph, &rank_);
   MPI_Comm_size(hood.graph, &size_);
+  if (!o.speeds.empty()) given_speed_ = o.speeds[static_cast<std::size_t>(rank_)];
   MPI_Comm_dup(hood.graph, &ctrl_);
   MPI_Comm_dup(hood.graph, &data_);
   MPI_Comm_dup(hood.graph, &term_);
@@ -112,6 +133,7 @@ double DiffusionRuntime::quantum() const { return std::max(options.min_balancing
 
 void DiffusionRuntime::start() {
   if (started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "start() called twice; expected one start per run");
+  check_unique_ids(store.ids(), hood.graph);
   long long mine = static_cast<long long>(store.size());
   MPI_Allreduce(&mine, &total_items_, 1, MPI_LONG_LONG, MPI_SUM, hood.graph);
   initial_items_ = mine;
@@ -124,6 +146,7 @@ void DiffusionRuntime::start() {
   next_wave_ = t0_ + options.min_balancing_period;
   started_ = true;
   begin_iteration();
+  if (options.bulk_synchronous) bsp_start_wave();
   if (threaded) thread_ = std::thread([this] { thread_loop(); });
 }
 
@@ -165,6 +188,12 @@ void DiffusionRuntime::wait_until(double date, std::unique_lock<std::mutex>& loc
 // move in whole numbers, so in real mode the fractions are carried per neighbour (a message may carry
 // an amount and no item) and a rank's items differ from its real load by less than its degree.
 void DiffusionRuntime::begin_iteration() {
+  if (options.bulk_synchronous) {  // items move only at the agreed hand-overs (bulk_synchronous.cpp)
+    iteration_items_ = store.size();
+    iteration_load_ = state_->real();
+    iteration_start_ = now();
+    return;
+  }
   take_in();
   for (std::size_t p = 0; p < hood.neighbours.size(); ++p) {
     const double a = state_->release(static_cast<int>(p));
@@ -192,30 +221,41 @@ void DiffusionRuntime::take_in() {
   inbox_.clear();
 }
 
-bool DiffusionRuntime::iteration_done() {
+void DiffusionRuntime::record_iteration(double compute_seconds) {
+  // Bulk-synchronous: every call is an iteration (a rank without items is one not in the band);
+  // asynchronous: iterations with items, as the simulator counts them.
+  if (iteration_items_ == 0 && !options.bulk_synchronous) return;
+  ++comp_iterations_;
+  const double t = now();
+  if (given_speed_ == 0)
+    estimator_.record(static_cast<double>(iteration_items_), compute_seconds >= 0 ? compute_seconds : t - iteration_start_);
+  const bool was = tracker_->converged(0);
+  tracker_->record(0, iteration_load_, t - t0_);
+  if (!tracker_->converged(0)) {
+    converged_at_ = -1;
+    hold_ = false;
+  } else if (!was) {
+    converged_at_ = t - t0_;
+  }
+}
+
+double DiffusionRuntime::speed() const { return given_speed_ > 0 ? given_speed_ : estimator_.speed(); }
+
+bool DiffusionRuntime::iteration_done(double compute_seconds) {
   if (!started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "iteration_done() before start()");
   std::unique_lock lock(mutex_);
   if (finished_) {
     take_in();
     return false;
   }
-  if (iteration_items_ > 0) {
-    ++comp_iterations_;
-    const bool was = tracker_->converged(0);
-    tracker_->record(0, iteration_load_, now() - t0_);
-    if (!tracker_->converged(0)) {
-      converged_at_ = -1;
-      hold_ = false;
-    }
-    else if (!was)
-      converged_at_ = now() - t0_;
-  }
+  record_iteration(compute_seconds);
+  if (options.bulk_synchronous) return bsp_iteration_done(lock);
   if (options.min_computing_period > 0) wait_until(iteration_start_ + options.min_computing_period, lock, false);
   if (!threaded && !finished_) poll();
   // Thread mode: the computing activity also moves a termination wave on (the progress thread
   // sleeps between polls; a wave's rounds would otherwise wait for its wake-ups on a loaded machine).
   if (threaded && !finished_ && wave_.active()) termination();
-  if (!finished_ && store.size() == 0 && inbox_.empty()) {
+  if (options.wait_for_load && !finished_ && store.size() == 0 && inbox_.empty()) {
     const double from = now();
     wait_until(0, lock, true);
     idle_ += (finished_ ? std::min(now(), finish_date_) : now()) - from;
