@@ -175,18 +175,20 @@ void DiffusionRuntime::start_wave() {
   for (long long c : data_to_) sent += c;
   const bool converged = tracker_->converged(0);
   const bool settled =
-      converged && !(state_->owed_total() > 0) && tracker_->in_band(state_->real() + state_->pending());
+      converged && !(state_->owed_total() > 0) && tracker_->in_band(relative(state_->real() + state_->pending()));
   frozen_ = settled;
   wave_in_[0] = converged ? 0 : 1;
   wave_in_[1] = settled ? 0 : 1;
-  wave_in_[2] = sent;
-  wave_in_[3] = data_messages_received();
+  wave_in_[2] = static_cast<double>(sent);
+  wave_in_[3] = static_cast<double>(data_messages_received());
   wave_in_[4] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
+  contribute_speed();
   wave_.start(wave_in_);
   ++waves_started_;
 }
 
 void DiffusionRuntime::wave_done() {
+  update_target();
   if ((options.end_on_convergence && wave_out_[1] == 0 && wave_out_[2] == wave_out_[3]) || wave_out_[4] > 0) {
     finish();
     return;

@@ -31,11 +31,13 @@ bool DiffusionRuntime::wants_handover() const {
 }
 
 void DiffusionRuntime::bsp_start_wave() {
-  wave_in_[0] = tracker_->converged(0) ? 0 : 1;
+  // Converged, and still in the band after this call's hand-over (nothing moves until the result).
+  wave_in_[0] = tracker_->converged(0) && tracker_->in_band(relative(state_->real())) ? 0 : 1;
   wave_in_[1] = wants_handover() ? 1 : 0;
   wave_in_[2] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
   wave_in_[3] = 0;
   wave_in_[4] = 0;
+  contribute_speed();
   wave_ready_ = false;
   wave_.start(wave_in_);
   ++waves_started_;
@@ -110,6 +112,7 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
   if (!threaded) poll();
   if (calls_ % options.sync_interval == 0) {
     bsp_complete_wave(lock);
+    update_target();
     const bool converged_everywhere = wave_out_[0] == 0 && options.end_on_convergence;
     if (converged_everywhere || wave_out_[2] > 0) {
       finish();

@@ -78,7 +78,7 @@ DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std
   MPI_Comm_dup(hood.graph, &data_);
   MPI_Comm_dup(hood.graph, &term_);
   MPI_Comm_dup(hood.graph, &stop_);
-  wave_.init(term_, kWaveTag, 5);
+  wave_.init(term_, kWaveTag, 7);
   const int degree = static_cast<int>(hood.neighbours.size());
   for (int p = 0; p < degree; ++p) slot_of_[hood.neighbours[p]] = p;
   last_sent_.resize(degree);
@@ -139,7 +139,8 @@ void DiffusionRuntime::start() {
   initial_items_ = mine;
   average = static_cast<double>(total_items_) / size_;
   state_.emplace(static_cast<double>(store.size()), static_cast<int>(hood.neighbours.size()), options.virtual_load);
-  tracker_.emplace(1, average, options.iterations, options.tolerance);
+  initial_target();
+  tracker_.emplace(1, 1.0, options.iterations, options.tolerance);  // on load / target
   MPI_Barrier(hood.graph);
   t0_ = now();
   next_balance_ = t0_;
@@ -230,7 +231,7 @@ void DiffusionRuntime::record_iteration(double compute_seconds) {
   if (given_speed_ == 0)
     estimator_.record(static_cast<double>(iteration_items_), compute_seconds >= 0 ? compute_seconds : t - iteration_start_);
   const bool was = tracker_->converged(0);
-  tracker_->record(0, iteration_load_, t - t0_);
+  tracker_->record(0, relative(iteration_load_), t - t0_);
   if (!tracker_->converged(0)) {
     converged_at_ = -1;
     hold_ = false;

@@ -72,6 +72,12 @@ class DiffusionRuntime {
   bool wants_handover() const;
   void handover(std::unique_lock<std::mutex>& lock);
   void wait_a_little(std::unique_lock<std::mutex>& lock);
+  // Convergence target (speed_target.cpp).
+  bool by_time() const;
+  void initial_target();
+  void contribute_speed();  // into wave_in_[5], wave_in_[6]
+  void update_target();     // from wave_out_
+  double relative(double load) const;  // load / target: the tracker's unit
   bool receive_control(int source, bool blocking);  // false: nothing there (non-blocking)
   bool receive_data(int source, bool blocking);  // posts the receive of a probed data message
   void data_arrived(Incoming& in);
@@ -119,7 +125,8 @@ class DiffusionRuntime {
 
   TreeSum wave_;  // the termination wave in progress, if active()
   // not converged, not settled, data sent, data received, timed out (termination())
-  long long wave_in_[5] = {0, 0, 0, 0, 0}, wave_out_[5] = {0, 0, 0, 0, 0};
+  // [5]: sum of the speeds, [6]: ranks whose speed is known (speed_target.cpp)
+  double wave_in_[7] = {0, 0, 0, 0, 0, 0, 0}, wave_out_[7] = {0, 0, 0, 0, 0, 0, 0};
   long long waves_started_ = 0;
   bool frozen_ = false;  // settled contribution to the wave in progress: no decisions until its result
   bool hold_ = false;    // the last wave found every rank converged: no decisions until the next one
@@ -132,6 +139,8 @@ class DiffusionRuntime {
 
   SpeedEstimator estimator_;
   double given_speed_ = 0;  // options.speeds[rank] (0: measured)
+  double target_ = 0;       // this rank's convergence target (items)
+  double contributed_speed_ = 0;
 
   std::mutex mutex_;
   std::condition_variable data_cv_;
