@@ -129,11 +129,20 @@ void DiffusionRuntime::poll() {
 void DiffusionRuntime::balance() {
   if (frozen_ || hold_) return;  // settled for a termination wave: this step comes when it is over
   const double start = now();
-  for (const auto& [slot, report] : ctrl_fifo_) state_->control_received(slot, report);
+  // Balance by time with measured speeds: a speed of 0 on the wire is "not measured yet"; such a
+  // neighbour is taken to be as fast as this rank. This rank decides once it has measured its own speed
+  // and heard from every neighbour (before, its view of their speeds would be arbitrary).
+  const bool measured = by_time() && given_speed_ == 0;
+  const bool own_known = !measured || estimator_.known();
+  for (auto& [slot, report] : ctrl_fifo_) {
+    if (measured && !(report.speed > 0)) report.speed = own_known ? state_->speed() : 1.0;
+    state_->control_received(slot, report);
+  }
   ctrl_fifo_.clear();
-  state_->decide(strategy_);
+  if (own_known && (!measured || state_->heard_from_all())) state_->decide(strategy_);
   for (std::size_t p = 0; p < hood.neighbours.size(); ++p) {
-    const diffusion::Report r = state_->report(static_cast<int>(p));
+    diffusion::Report r = state_->report(static_cast<int>(p));
+    if (!own_known) r.speed = 0;
     const diffusion::Report& last = last_sent_[p];
     if (sent_any_[p] && r.announced == 0 && r.load == last.load && r.accounted == last.accounted &&
         r.speed == last.speed) {

@@ -39,8 +39,7 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool appli
     if (o.iterations < 1) throw hetlb::Error(fmt::format("iterations = {}: expected at least 1", o.iterations));
     if (!(o.tolerance > 0)) throw hetlb::Error(fmt::format("tolerance = {}: expected > 0", o.tolerance));
     if (!(o.time_limit >= 0)) throw hetlb::Error(fmt::format("time_limit = {}: expected >= 0 s", o.time_limit));
-    if (o.balance != "time" && o.balance != "load")
-      throw hetlb::Error(fmt::format("balance \"{}\": expected time or load", o.balance));
+    diffusion::parse_balance(o.balance);
     int ranks = 0;
     MPI_Comm_size(comm, &ranks);
     if (!o.speeds.empty() && o.speeds.size() != static_cast<std::size_t>(ranks))
@@ -138,7 +137,9 @@ void DiffusionRuntime::start() {
   MPI_Allreduce(&mine, &total_items_, 1, MPI_LONG_LONG, MPI_SUM, hood.graph);
   initial_items_ = mine;
   average = static_cast<double>(total_items_) / size_;
-  state_.emplace(static_cast<double>(store.size()), static_cast<int>(hood.neighbours.size()), options.virtual_load);
+  state_.emplace(static_cast<double>(store.size()), static_cast<int>(hood.neighbours.size()), options.virtual_load,
+                 diffusion::Estimates::accounted, diffusion::parse_balance(options.balance),
+                 given_speed_ > 0 ? given_speed_ : 1.0);
   initial_target();
   tracker_.emplace(1, 1.0, options.iterations, options.tolerance);  // on load / target
   MPI_Barrier(hood.graph);
@@ -228,8 +229,10 @@ void DiffusionRuntime::record_iteration(double compute_seconds) {
   if (iteration_items_ == 0 && !options.bulk_synchronous) return;
   ++comp_iterations_;
   const double t = now();
-  if (given_speed_ == 0)
+  if (given_speed_ == 0) {
     estimator_.record(static_cast<double>(iteration_items_), compute_seconds >= 0 ? compute_seconds : t - iteration_start_);
+    if (by_time() && estimator_.known()) state_->set_speed(estimator_.speed());
+  }
   const bool was = tracker_->converged(0);
   tracker_->record(0, relative(iteration_load_), t - t0_);
   if (!tracker_->converged(0)) {
