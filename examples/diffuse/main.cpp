@@ -185,7 +185,8 @@ int run(const Options& o, int rank, int size) {
       [&](std::uint64_t id, const void* buffer, std::size_t bytes) {
         const auto* b = static_cast<const unsigned char*>(buffer);
         owned[id].assign(b, b + bytes);
-      }};
+      },
+      {}};
   hetlb::mpi::Diffusion lb = o.app_items ? hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, callbacks)
                                          : hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, o.item_bytes);
   const auto item_of = [&](std::size_t i) -> void* {

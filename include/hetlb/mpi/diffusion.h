@@ -58,6 +58,19 @@ void hetlb_diffusion_options_init(hetlb_diffusion_options* options);
 /* Collective: a balancer holding items of item_bytes bytes each. */
 int hetlb_diffusion_create(MPI_Comm comm, const hetlb_diffusion_options* options, size_t item_bytes,
                            hetlb_diffusion** out);
+/* Collective: a balancer of items the program keeps (Zoltan migration style, sizes may differ per
+ * item): size(id) bytes are packed by pack(id, buffer) when an item leaves (the program forgets it) and
+ * given to unpack(id, buffer, bytes) when one arrives, inside iteration_done/stop. choose (may be NULL)
+ * picks at most `count` held ids leaving toward rank `neighbour` and returns how many (fewer: the rest
+ * stays owed); NULL: the items added or received last. Add items with payload NULL. */
+typedef size_t (*hetlb_diffusion_size_fn)(uint64_t id, void* user);
+typedef void (*hetlb_diffusion_pack_fn)(uint64_t id, void* buffer, void* user);
+typedef void (*hetlb_diffusion_unpack_fn)(uint64_t id, const void* buffer, size_t bytes, void* user);
+typedef size_t (*hetlb_diffusion_choose_fn)(int neighbour, size_t count, uint64_t* ids, void* user);
+int hetlb_diffusion_create_with_callbacks(MPI_Comm comm, const hetlb_diffusion_options* options,
+                                          hetlb_diffusion_size_fn size, hetlb_diffusion_pack_fn pack,
+                                          hetlb_diffusion_unpack_fn unpack, hetlb_diffusion_choose_fn choose,
+                                          void* user, hetlb_diffusion** out);
 /* Local, before start: one item (item_bytes bytes copied from payload). */
 int hetlb_diffusion_add(hetlb_diffusion* lb, uint64_t id, const void* payload);
 int hetlb_diffusion_start(hetlb_diffusion* lb); /* collective */

@@ -68,11 +68,16 @@ struct DiffusionOptions {
   double speed_time_constant = 3;  // measured speeds: the smoothing's time constant, in iterations
 };
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
-// this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop).
+// this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes
+// may differ from item to item (size(id) is asked before each pack). docs/runtime.md, "Items".
 struct ItemCallbacks {
   std::function<std::size_t(std::uint64_t id)> size;
   std::function<void(std::uint64_t id, void* buffer)> pack;
   std::function<void(std::uint64_t id, const void* buffer, std::size_t bytes)> unpack;
+  // Optional: which items leave toward `neighbour` (a rank of the communicator): writes at most `count`
+  // distinct ids it holds to `ids` and returns how many (fewer keeps the rest owed, sent later). Unset:
+  // the items added or received last. Block-partitioned data gives the cells at that neighbour's border.
+  std::function<std::size_t(int neighbour, std::size_t count, std::uint64_t* ids)> choose;
 };
 
 namespace detail {

@@ -5,12 +5,14 @@
 // rank applies that result at the next agreement call, `sync_interval` calls later:
 //  - end: every rank converged (with end_on_convergence), or one past the time limit: every rank
 //    returns false from the same call;
-//  - hand-over: some rank owes whole items: every rank sends each neighbour one data message (what it
-//    owes, possibly nothing) and receives one from each, inside the call. Items therefore move only
+//  - hand-over: some rank owes whole items: every rank exchanges with each neighbour the count of
+//    items it owes it (netted per edge), then one data message (the net items, possibly none), inside
+//    the call. Items therefore move only
 //    inside an agreement call, and between two calls every item is held by exactly one rank.
 // Balancing decisions (control messages, Algorithm 3) go on asynchronously between agreement calls.
 // The only waits: the sum's completion and the neighbours' hand-over messages of the same call, i.e.
 // until the other ranks reach that call, which a program with a collective every step waits anyway.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -20,10 +22,14 @@
 namespace hetlb::mpi::detail {
 
 namespace {
-constexpr int kTag = 7;  // data messages on data_ (activities.cpp)
+constexpr int kTag = 7;        // data messages on data_ (activities.cpp)
+constexpr int kCountTag = 11;  // hand-over counts on data_
 }
 
+// A hand-over is wanted for a whole item owed, or for owed fractions that keep this rank's real load
+// out of the band (real load: they are released only at hand-overs).
 bool DiffusionRuntime::wants_handover() const {
+  if (state_->owed_total() > 0 && !tracker_->in_band(relative(state_->real()))) return true;
   if (store.size() == 0) return false;
   for (std::size_t p = 0; p < hood.neighbours.size(); ++p)
     if (carry_[p] + state_->owed(static_cast<int>(p)) >= 1 - 1e-9) return true;
@@ -59,21 +65,40 @@ void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
   wave_ready_ = false;
 }
 
-// Each neighbour gets exactly one message per hand-over (the amount released, then whole items), so a
+// A hand-over, on every rank at the same call. First each rank tells each neighbour how many whole
+// items it owes it, and the two counts of an edge are netted: only the side owing more sends, the
+// difference (items never cross on an edge, so block-partitioned data stays in blocks). Then each
+// neighbour gets exactly one data message (the amount released, then the items, possibly none), so a
 // receiver knows what to wait for; messages between two ranks do not overtake each other.
 void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
   const std::size_t degree = hood.neighbours.size();
+  std::vector<double> amount(degree, 0.0), owe(degree, 0.0), owed_to_me(degree, 0.0);
+  std::vector<MPI_Request> count_requests(2 * degree, MPI_REQUEST_NULL);
+  std::size_t left_to_give = store.size();
   for (std::size_t p = 0; p < degree; ++p) {
     const double a = state_->release(static_cast<int>(p));
-    if (a > 0) carry_[p] += a;
-    const double whole = std::floor(carry_[p] + 1e-9);
-    const std::size_t n = std::min(store.size(), static_cast<std::size_t>(std::max(0.0, whole)));
-    carry_[p] -= static_cast<double>(n);
-    const double amount = a > 0 ? a : 0.0;
+    amount[p] = a > 0 ? a : 0.0;
+    carry_[p] += amount[p];
+    const double whole = std::max(0.0, std::floor(carry_[p] + 1e-9));
+    owe[p] = std::min(static_cast<double>(left_to_give), whole);
+    left_to_give -= static_cast<std::size_t>(owe[p]);
+    MPI_Irecv(&owed_to_me[p], 1, MPI_DOUBLE, hood.neighbours[p], kCountTag, data_, &count_requests[p]);
+    MPI_Isend(&owe[p], 1, MPI_DOUBLE, hood.neighbours[p], kCountTag, data_, &count_requests[degree + p]);
+  }
+  for (int done = 0;;) {
+    MPI_Testall(static_cast<int>(count_requests.size()), count_requests.data(), &done, MPI_STATUSES_IGNORE);
+    if (done) break;
+    if (!threaded) poll();
+    wait_a_little(lock);
+  }
+  for (std::size_t p = 0; p < degree; ++p) {
+    const auto give = static_cast<std::size_t>(std::max(0.0, owe[p] - owed_to_me[p]));
+    carry_[p] -= owe[p];  // netted: the neighbour's count comes off what this rank gives
     std::vector<char> bytes(sizeof(double));
-    std::memcpy(bytes.data(), &amount, sizeof(double));
-    store.pack_back(n, bytes);
-    moved_ += static_cast<double>(n);
+    std::memcpy(bytes.data(), &amount[p], sizeof(double));
+    const std::size_t sent = store.pack_for(hood.neighbours[p], give, bytes);  // the application may choose
+    carry_[p] += static_cast<double>(give - sent);  // refused by choose(): still owed
+    moved_ += static_cast<double>(sent);
     ++data_messages_;
     ++data_to_[p];
     send(data_, static_cast<int>(p), std::move(bytes));

@@ -102,6 +102,31 @@ int hetlb_diffusion_create(MPI_Comm comm, const hetlb_diffusion_options* options
   });
 }
 
+int hetlb_diffusion_create_with_callbacks(MPI_Comm comm, const hetlb_diffusion_options* options,
+                                          hetlb_diffusion_size_fn size, hetlb_diffusion_pack_fn pack,
+                                          hetlb_diffusion_unpack_fn unpack, hetlb_diffusion_choose_fn choose,
+                                          void* user, hetlb_diffusion** out) {
+  if (!out) return failed(HETLB_DIFFUSION_ERR_ARG, "out = NULL: expected the address of a hetlb_diffusion*");
+  *out = nullptr;
+  return guarded([&] {
+    hetlb_diffusion_options c;
+    hetlb_diffusion_options_init(&c);
+    if (options) c = *options;
+    hetlb::mpi::ItemCallbacks cb;
+    if (size) cb.size = [size, user](std::uint64_t id) { return size(id, user); };
+    if (pack) cb.pack = [pack, user](std::uint64_t id, void* buffer) { pack(id, buffer, user); };
+    if (unpack)
+      cb.unpack = [unpack, user](std::uint64_t id, const void* buffer, std::size_t bytes) {
+        unpack(id, buffer, bytes, user);
+      };
+    if (choose)
+      cb.choose = [choose, user](int neighbour, std::size_t count, std::uint64_t* ids) {
+        return choose(neighbour, count, ids, user);
+      };
+    *out = new hetlb_diffusion{hetlb::mpi::Diffusion(comm, to_cpp(c), std::move(cb))};
+  });
+}
+
 int hetlb_diffusion_add(hetlb_diffusion* lb, uint64_t id, const void* payload) {
   return guarded([&] { lb->lb.add(id, payload); });
 }

@@ -23,6 +23,9 @@ class ItemStore {
 
   // Removes the last `count` items and appends them to `out` (packing application items).
   void pack_back(std::size_t count, std::vector<char>& out);
+  // Removes up to `count` items toward `neighbour` and appends them to `out`: the callbacks' choice
+  // when there is one (checked: ids held, distinct, at most count), else the last ones. Returns how many.
+  std::size_t pack_for(int neighbour, std::size_t count, std::vector<char>& out);
   // Appends a batch produced by pack_back (unpacking application items). Returns the item count.
   std::size_t unpack(const char* data, std::size_t bytes);
   // Item count of a batch without unpacking it.

@@ -203,11 +203,11 @@ void DiffusionRuntime::begin_iteration() {
     carry_[p] += a;
     const double whole = std::floor(carry_[p] + 1e-9);
     const std::size_t n = std::min(store.size(), static_cast<std::size_t>(std::max(0.0, whole)));
-    carry_[p] -= static_cast<double>(n);
     std::vector<char> bytes(sizeof(double));
     std::memcpy(bytes.data(), &a, sizeof(double));
-    store.pack_back(n, bytes);
-    moved_ += static_cast<double>(n);
+    const std::size_t sent = store.pack_for(hood.neighbours[p], n, bytes);  // the application may choose
+    carry_[p] -= static_cast<double>(sent);
+    moved_ += static_cast<double>(sent);
     ++data_messages_;
     ++data_to_[p];
     send(data_, static_cast<int>(p), std::move(bytes));
