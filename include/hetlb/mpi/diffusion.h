@@ -47,6 +47,7 @@ typedef struct hetlb_diffusion_options {
   const double* speeds;           /* speed_count relative speeds, one per rank; NULL: measured */
   int speed_count;
   double speed_time_constant;     /* measured speeds: smoothing time constant in iterations (3) */
+  double speed_hysteresis;        /* measured speeds: relative change that updates the speed used (0.1) */
 } hetlb_diffusion_options;
 
 typedef struct hetlb_diffusion hetlb_diffusion;

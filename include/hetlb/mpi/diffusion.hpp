@@ -66,6 +66,7 @@ struct DiffusionOptions {
   // per second in its computing iterations, smoothed exponentially) and reports it to its neighbours.
   std::vector<double> speeds;
   double speed_time_constant = 3;  // measured speeds: the smoothing's time constant, in iterations
+  double speed_hysteresis = 0.1;   // measured speeds: the speed used changes when the estimate departs by more
 };
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
 // this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes

@@ -59,6 +59,7 @@ hetlb::mpi::DiffusionOptions to_cpp(const hetlb_diffusion_options& c) {
     throw hetlb::mpi::Error(HETLB_DIFFUSION_ERR_ARG, "speeds = NULL with speed_count > 0: expected speed_count values");
   if (c.speed_count > 0) o.speeds.assign(c.speeds, c.speeds + c.speed_count);
   o.speed_time_constant = c.speed_time_constant;
+  o.speed_hysteresis = c.speed_hysteresis;
   return o;
 }
 
@@ -88,6 +89,7 @@ void hetlb_diffusion_options_init(hetlb_diffusion_options* o) {
   o->speeds = nullptr;
   o->speed_count = 0;
   o->speed_time_constant = d.speed_time_constant;
+  o->speed_hysteresis = d.speed_hysteresis;
 }
 
 int hetlb_diffusion_create(MPI_Comm comm, const hetlb_diffusion_options* options, size_t item_bytes,

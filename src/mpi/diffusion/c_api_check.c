@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hetlb/mpi/diffusion.h"
 
@@ -39,6 +40,10 @@ int main(int argc, char** argv) {
       const uint64_t* p = (const uint64_t*)hetlb_diffusion_item(lb, i);
       if (p[0] != hetlb_diffusion_id(lb, i) || p[1] != p[0] * p[0]) failed = 1;
     }
+    /* 5 us of computing per item, by waiting (balanced by time with measured speeds, the default:
+     * the iterations must be long enough to time) */
+    struct timespec t = {0, 5000 * (long)hetlb_diffusion_size(lb)};
+    nanosleep(&t, NULL);
     hetlb_diffusion_iteration_done(lb, &running);
   }
   char* json = NULL;
@@ -93,6 +98,22 @@ int main(int argc, char** argv) {
     MPI_Allreduce(&c, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (lo != HETLB_DIFFUSION_ERR_ARG || hi != HETLB_DIFFUSION_ERR_ARG || lb != NULL ||
         !strstr(hetlb_diffusion_last_error(), "option strategy differs between ranks"))
+      failed = 1;
+  }
+  /* Given speeds of the wrong count, or not > 0: refused on every rank. */
+  {
+    hetlb_diffusion_options d;
+    hetlb_diffusion_options_init(&d);
+    double speeds[8] = {1, 1, 2, 4, 1, 1, 1, 1};
+    d.speeds = speeds;
+    d.speed_count = size + 1;
+    int c = hetlb_diffusion_create(MPI_COMM_WORLD, &d, 16, &lb);
+    if (c != HETLB_DIFFUSION_ERR_ARG || lb != NULL || !strstr(hetlb_diffusion_last_error(), "expected one speed per rank"))
+      failed = 1;
+    d.speed_count = size;
+    speeds[size - 1] = -1;
+    c = hetlb_diffusion_create(MPI_COMM_WORLD, &d, 16, &lb);
+    if (c != HETLB_DIFFUSION_ERR_ARG || lb != NULL || !strstr(hetlb_diffusion_last_error(), "expected a finite speed > 0"))
       failed = 1;
   }
   /* The same id added on every rank: refused at start on every rank. */

@@ -48,6 +48,8 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool appli
     for (std::size_t r = 0; r < o.speeds.size(); ++r)
       if (!(o.speeds[r] > 0) || !std::isfinite(o.speeds[r]))
         throw hetlb::Error(fmt::format("speeds[{}] = {}: expected a finite speed > 0", r, o.speeds[r]));
+    if (!(o.speed_hysteresis >= 0) || !std::isfinite(o.speed_hysteresis))
+      throw hetlb::Error(fmt::format("speed_hysteresis = {}: expected a relative change >= 0", o.speed_hysteresis));
     if (!(o.speed_time_constant > 0) || !std::isfinite(o.speed_time_constant))
       throw hetlb::Error(fmt::format("speed_time_constant = {}: expected a positive number of iterations",
                                      o.speed_time_constant));
@@ -66,7 +68,7 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool appli
 
 DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std::size_t item_bytes,
                                    ItemCallbacks callbacks, bool application_items)
-    : store(application_items ? 0 : item_bytes, callbacks), options(o), estimator_(o.speed_time_constant) {
+    : store(application_items ? 0 : item_bytes, callbacks), options(o), estimator_(o.speed_time_constant, o.speed_hysteresis) {
   check_options(o, item_bytes, application_items, callbacks, strategy_, comm);
   check_same_options(o, item_bytes, application_items, comm);
   hood = make_neighbourhood(comm, o.topology, o.use_comm_graph);
