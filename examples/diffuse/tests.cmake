@@ -103,6 +103,8 @@ diffuse_work_test(diffuse_np4_work_load_thread 4 --speeds 1,1,2,4 --balance load
   --load-per-node 30)
 diffuse_work_test(diffuse_np4_work_slowdown_integer 4 --balance time --integer --initial random --slowdown 1:4:0.01:0.05
   --slowdown 1:2:0.06:0.08 --load-per-node 30)
+diffuse_work_test(diffuse_np4_work_app_items_thread 4 --speeds 1,2,2,4 --balance time --app-items --item-bytes 100
+  --progress thread --initial random --load-per-node 30)
 # hetlb-calibrate's platform file as it is (4 processors: speeds 1 / 0.001, 1 / 0.002, ...).
 diffuse_work_test(diffuse_np4_work_calibrate_file 4 --speeds ${PROJECT_SOURCE_DIR}/src/calibrate/calibrate-4.json
   --balance time --speed-source given --load-per-node 30)

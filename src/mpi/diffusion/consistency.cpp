@@ -77,44 +77,66 @@ void check_same_options(const DiffusionOptions& o, std::size_t item_bytes, bool 
   agree(reason.empty() ? HETLB_DIFFUSION_SUCCESS : HETLB_DIFFUSION_ERR_ARG, reason, comm);
 }
 
-// Each id goes to rank id mod size (one MPI_Alltoallv of (id, rank) pairs), which finds the duplicates.
+// Each id goes to the rank owning its slice of [smallest id, largest id] (n equal slices), as (id,
+// holder) pairs; every rank checks its slice. Receivers learn how many ranks send to them from one
+// MPI_Reduce_scatter_block, and the pairs travel point to point: with ids in blocks per rank (the
+// common case) a rank sends to one or two others, not to all (an all-to-all of 256 ranks took
+// minutes under SMPI).
 void check_unique_ids(const std::vector<std::uint64_t>& ids, MPI_Comm comm) {
+  constexpr int kTag = 21;
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  std::vector<std::vector<std::uint64_t>> out(static_cast<std::size_t>(size));
+  std::uint64_t range[2] = {~std::uint64_t{0}, ~std::uint64_t{0}}, global[2];  // min, ~max
   for (std::uint64_t id : ids) {
-    auto& to = out[static_cast<std::size_t>(id % static_cast<std::uint64_t>(size))];
-    to.push_back(id);
-    to.push_back(static_cast<std::uint64_t>(rank));
+    range[0] = std::min(range[0], id);
+    range[1] = std::min(range[1], ~id);
   }
-  std::vector<int> send_counts(static_cast<std::size_t>(size)), recv_counts(send_counts), send_displs(send_counts),
-      recv_displs(send_counts);
-  std::vector<std::uint64_t> send;
-  for (int r = 0; r < size; ++r) {
-    send_displs[static_cast<std::size_t>(r)] = static_cast<int>(send.size());
-    send_counts[static_cast<std::size_t>(r)] = static_cast<int>(out[static_cast<std::size_t>(r)].size());
-    send.insert(send.end(), out[static_cast<std::size_t>(r)].begin(), out[static_cast<std::size_t>(r)].end());
-  }
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
-  int total = 0;
-  for (int r = 0; r < size; ++r) {
-    recv_displs[static_cast<std::size_t>(r)] = total;
-    total += recv_counts[static_cast<std::size_t>(r)];
-  }
-  std::vector<std::uint64_t> recv(static_cast<std::size_t>(total));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_UINT64_T, recv.data(), recv_counts.data(),
-                recv_displs.data(), MPI_UINT64_T, comm);
+  MPI_Allreduce(range, global, 2, MPI_UINT64_T, MPI_MIN, comm);
   std::string reason;
-  std::unordered_map<std::uint64_t, std::uint64_t> holder;
-  holder.reserve(recv.size() / 2);
-  for (std::size_t i = 0; i + 1 < recv.size() && reason.empty(); i += 2) {
-    const auto [it, fresh] = holder.emplace(recv[i], recv[i + 1]);
-    if (!fresh)
-      reason = fmt::format("item id {} added {}: expected every id on one rank, once", recv[i],
-                           it->second == recv[i + 1] ? fmt::format("twice on rank {}", recv[i + 1])
-                                                     : fmt::format("on ranks {} and {}", std::min(it->second, recv[i + 1]),
-                                                                   std::max(it->second, recv[i + 1])));
+  if (global[0] <= ~global[1]) {
+    const std::uint64_t lo = global[0];
+    const unsigned __int128 span = static_cast<unsigned __int128>(~global[1] - lo) + 1;
+    std::vector<std::vector<std::uint64_t>> out(static_cast<std::size_t>(size));
+    for (std::uint64_t id : ids) {
+      const auto owner = static_cast<std::size_t>(static_cast<unsigned __int128>(id - lo) *
+                                                  static_cast<unsigned>(size) / span);
+      out[owner].push_back(id);
+      out[owner].push_back(static_cast<std::uint64_t>(rank));
+    }
+    std::vector<int> sends(static_cast<std::size_t>(size));
+    for (int r = 0; r < size; ++r) sends[static_cast<std::size_t>(r)] = out[static_cast<std::size_t>(r)].empty() ? 0 : 1;
+    int senders = 0;
+    MPI_Reduce_scatter_block(sends.data(), &senders, 1, MPI_INT, MPI_SUM, comm);
+    std::vector<MPI_Request> requests;
+    for (int r = 0; r < size; ++r) {
+      auto& v = out[static_cast<std::size_t>(r)];
+      if (v.empty()) continue;
+      requests.emplace_back();
+      MPI_Isend(v.data(), static_cast<int>(v.size()), MPI_UINT64_T, r, kTag, comm, &requests.back());
+    }
+    std::vector<std::pair<int, std::vector<std::uint64_t>>> got;  // by source rank: the same verdict every run
+    for (int k = 0; k < senders; ++k) {
+      MPI_Status st;
+      MPI_Probe(MPI_ANY_SOURCE, kTag, comm, &st);
+      int count = 0;
+      MPI_Get_count(&st, MPI_UINT64_T, &count);
+      auto& [source, in] = got.emplace_back(st.MPI_SOURCE, std::vector<std::uint64_t>(static_cast<std::size_t>(count)));
+      MPI_Recv(in.data(), count, MPI_UINT64_T, source, kTag, comm, MPI_STATUS_IGNORE);
+    }
+    std::sort(got.begin(), got.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::unordered_map<std::uint64_t, std::uint64_t> holder;
+    for (const auto& [source, in] : got)
+      for (std::size_t i = 0; i + 1 < in.size() && reason.empty(); i += 2) {
+        const auto [it, fresh] = holder.emplace(in[i], in[i + 1]);
+        if (!fresh)
+          reason = fmt::format("item id {} added {}: expected every id on one rank, once", in[i],
+                               it->second == in[i + 1]
+                                   ? fmt::format("twice on rank {}", in[i + 1])
+                                   : fmt::format("on ranks {} and {}", std::min(it->second, in[i + 1]),
+                                                 std::max(it->second, in[i + 1])));
+      }
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   }
   agree(reason.empty() ? HETLB_DIFFUSION_SUCCESS : HETLB_DIFFUSION_ERR_ARG, reason, comm);
 }
