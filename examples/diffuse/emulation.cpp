@@ -10,7 +10,7 @@
 #include <mpi.h>
 
 #include "hetlb/error.hpp"
-#include "hetlb/io/platform_json.hpp"
+#include "hetlb/mpi/diffusion.hpp"
 
 #ifdef HETLB_SMPI
 #include <smpi/smpi.h>
@@ -67,22 +67,12 @@ std::vector<double> parse_speeds(const std::string& arg, int ranks) {
     check(speeds, ranks, fmt::format("--speeds {}", arg));
     return speeds;
   }
-  std::ifstream in(arg);
-  if (!in) throw hetlb::Error(fmt::format("--speeds {}: no such file; expected a list such as 1,1,2,4 or a file", arg));
-  std::stringstream text;
-  text << in.rdbuf();
+  if (!std::ifstream(arg)) throw hetlb::Error(fmt::format("--speeds {}: no such file; expected a list such as 1,1,2,4 or a file", arg));
   const std::string what = fmt::format("--speeds {}", arg);
-  if (text.str().find('{') != std::string::npos) {  // hetlb-calibrate's platform file
-    const hetlb::Platform p = hetlb::io::parse_platform_json(text.str(), arg);
-    for (const hetlb::Processor& proc : p.processors) {
-      const double per_item = proc.compute.asymptotic_slope();
-      if (!(per_item > 0) || !std::isfinite(per_item))
-        throw hetlb::Error(fmt::format("{}: processor {}: compute cost per item {}; expected > 0 (speed = 1 / cost)",
-                                       what, proc.name, per_item));
-      speeds.push_back(1 / per_item);
-    }
-  } else {
-    speeds = numbers(text.str(), what);
+  try {
+    speeds = hetlb::mpi::read_speeds(arg);  // hetlb-calibrate's platform file, or numbers
+  } catch (const std::exception& e) {
+    throw hetlb::Error(fmt::format("--speeds: {}", e.what()));
   }
   check(speeds, ranks, what);
   return speeds;

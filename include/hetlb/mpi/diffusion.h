@@ -48,6 +48,7 @@ typedef struct hetlb_diffusion_options {
   int speed_count;
   double speed_time_constant;     /* measured speeds: smoothing time constant in iterations (3) */
   double speed_hysteresis;        /* measured speeds: relative change that updates the speed used (0.1) */
+  const char* speeds_file;        /* or a file of speeds: hetlb-calibrate's output as it is, or numbers */
 } hetlb_diffusion_options;
 
 typedef struct hetlb_diffusion hetlb_diffusion;

@@ -65,6 +65,9 @@ struct DiffusionOptions {
   // 1 / seconds per item from hetlb-calibrate's file. Empty: each rank measures its own (load processed
   // per second in its computing iterations, smoothed exponentially) and reports it to its neighbours.
   std::vector<double> speeds;
+  // Or a file of them: hetlb-calibrate's platform JSON as it is (speed = 1 / compute cost per item, in
+  // rank order) or numbers separated by spaces, commas or newlines. Read by every rank.
+  std::string speeds_file;
   double speed_time_constant = 3;  // measured speeds: the smoothing's time constant, in iterations
   double speed_hysteresis = 0.1;   // measured speeds: the speed used changes when the estimate departs by more
 };
@@ -80,6 +83,9 @@ struct ItemCallbacks {
   // the items added or received last. Block-partitioned data gives the cells at that neighbour's border.
   std::function<std::size_t(int neighbour, std::size_t count, std::uint64_t* ids)> choose;
 };
+
+// The speeds of a file (see DiffusionOptions::speeds_file); throws hetlb::Error naming the file.
+std::vector<double> read_speeds(const std::string& path);
 
 namespace detail {
 class DiffusionRuntime;

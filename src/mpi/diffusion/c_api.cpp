@@ -60,6 +60,7 @@ hetlb::mpi::DiffusionOptions to_cpp(const hetlb_diffusion_options& c) {
   if (c.speed_count > 0) o.speeds.assign(c.speeds, c.speeds + c.speed_count);
   o.speed_time_constant = c.speed_time_constant;
   o.speed_hysteresis = c.speed_hysteresis;
+  if (c.speeds_file) o.speeds_file = c.speeds_file;
   return o;
 }
 
@@ -90,6 +91,7 @@ void hetlb_diffusion_options_init(hetlb_diffusion_options* o) {
   o->speed_count = 0;
   o->speed_time_constant = d.speed_time_constant;
   o->speed_hysteresis = d.speed_hysteresis;
+  o->speeds_file = nullptr;
 }
 
 int hetlb_diffusion_create(MPI_Comm comm, const hetlb_diffusion_options* options, size_t item_bytes,

@@ -116,6 +116,17 @@ int main(int argc, char** argv) {
     if (c != HETLB_DIFFUSION_ERR_ARG || lb != NULL || !strstr(hetlb_diffusion_last_error(), "expected a finite speed > 0"))
       failed = 1;
   }
+  /* hetlb-calibrate's output as speeds_file: 4 processors, so refused on other rank counts. */
+  {
+    hetlb_diffusion_options d;
+    hetlb_diffusion_options_init(&d);
+    d.speeds_file = HETLB_CALIBRATE_4;
+    const int c = hetlb_diffusion_create(MPI_COMM_WORLD, &d, 16, &lb);
+    if (size != 4 && (c != HETLB_DIFFUSION_ERR_ARG || !strstr(hetlb_diffusion_last_error(), "4 values for")))
+      failed = 1;
+    if (size == 4 && c != HETLB_DIFFUSION_SUCCESS) failed = 1;
+    hetlb_diffusion_free(&lb);
+  }
   /* The same id added on every rank: refused at start on every rank. */
   {
     hetlb_diffusion_options d;

@@ -51,6 +51,7 @@ std::vector<std::pair<std::string, std::string>> option_fields(const DiffusionOp
           {"speeds", speeds.empty() ? "measured" : speeds},
           {"speed_time_constant", text(o.speed_time_constant)},
           {"speed_hysteresis", text(o.speed_hysteresis)},
+          {"speeds_file", o.speeds_file},
           {"items", application_items ? "application (pack/unpack)" : fmt::format("{} bytes", item_bytes)}};
 }
 

@@ -16,6 +16,7 @@ program diffusion_check
   type(c_ptr) :: p
   logical :: running
   double precision :: speeds(4), share
+  character(len=4096) :: calibration
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -67,6 +68,16 @@ program diffusion_check
   ! Speeds of the wrong count: refused on every rank.
   call hetlb_diffusion_create(MPI_COMM_WORLD, 16, lb, code, speeds=[1d0])
   if (code /= HETLB_DIFFUSION_ERR_ARG .or. index(hetlb_diffusion_last_error(), 'one speed per rank') == 0) failed = 1
+
+  ! hetlb-calibrate's output as it is (argument 1): speeds 1000, 500, 2000, 250 on rank 0..3.
+  call get_command_argument(1, calibration)
+  call hetlb_diffusion_create(MPI_COMM_WORLD, 16, lb, code, speeds_file=trim(calibration))
+  if (code /= HETLB_DIFFUSION_SUCCESS) failed = 1
+  if (code == HETLB_DIFFUSION_SUCCESS) then
+    speeds = [1000d0, 500d0, 2000d0, 250d0]
+    if (abs(hetlb_diffusion_speed(lb) - speeds(rank + 1)) > 1d-6) failed = 1
+  end if
+  call hetlb_diffusion_free(lb)
 
   call MPI_Allreduce(failed, any_failed, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD)
   if (rank == 0 .and. any_failed /= 0) print '(a)', 'fortran diffusion check: FAILED'

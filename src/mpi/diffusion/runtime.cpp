@@ -18,8 +18,10 @@ constexpr int kWaveTag = 9;  // termination waves on term_ (the closing exchange
 
 // Argument checks, the same verdict on every rank (the options are the same on every rank; a rank
 // whose options differ is reported by the lowest such rank).
-void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool application_items,
-                   const ItemCallbacks& callbacks, diffusion::Strategy& s, MPI_Comm comm) {
+void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool application_items,
+                   const ItemCallbacks& callbacks, diffusion::Strategy& s, MPI_Comm comm,
+                   std::vector<double>& speeds) {
+  DiffusionOptions o = given;
   int status = HETLB_DIFFUSION_SUCCESS;
   std::string reason;
   try {
@@ -40,11 +42,17 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool appli
     if (!(o.tolerance > 0)) throw hetlb::Error(fmt::format("tolerance = {}: expected > 0", o.tolerance));
     if (!(o.time_limit >= 0)) throw hetlb::Error(fmt::format("time_limit = {}: expected >= 0 s", o.time_limit));
     diffusion::parse_balance(o.balance);
+    if (!o.speeds_file.empty()) {
+      if (!o.speeds.empty()) throw hetlb::Error("speeds and speeds_file: expected one of them");
+      o.speeds = read_speeds(o.speeds_file);
+      speeds = o.speeds;
+    }
     int ranks = 0;
     MPI_Comm_size(comm, &ranks);
     if (!o.speeds.empty() && o.speeds.size() != static_cast<std::size_t>(ranks))
-      throw hetlb::Error(fmt::format("speeds: {} values for {} ranks; expected one speed per rank", o.speeds.size(),
-                                     ranks));
+      throw hetlb::Error(fmt::format("{}: {} values for {} ranks; expected one speed per rank",
+                                     o.speeds_file.empty() ? "speeds" : "speeds_file " + o.speeds_file,
+                                     o.speeds.size(), ranks));
     for (std::size_t r = 0; r < o.speeds.size(); ++r)
       if (!(o.speeds[r] > 0) || !std::isfinite(o.speeds[r]))
         throw hetlb::Error(fmt::format("speeds[{}] = {}: expected a finite speed > 0", r, o.speeds[r]));
@@ -69,12 +77,12 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool appli
 DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std::size_t item_bytes,
                                    ItemCallbacks callbacks, bool application_items)
     : store(application_items ? 0 : item_bytes, callbacks), options(o), estimator_(o.speed_time_constant, o.speed_hysteresis) {
-  check_options(o, item_bytes, application_items, callbacks, strategy_, comm);
+  check_options(o, item_bytes, application_items, callbacks, strategy_, comm, options.speeds);
   check_same_options(o, item_bytes, application_items, comm);
   hood = make_neighbourhood(comm, o.topology, o.use_comm_graph);
   MPI_Comm_rank(hood.graph, &rank_);
   MPI_Comm_size(hood.graph, &size_);
-  if (!o.speeds.empty()) given_speed_ = o.speeds[static_cast<std::size_t>(rank_)];
+  if (!options.speeds.empty()) given_speed_ = options.speeds[static_cast<std::size_t>(rank_)];
   MPI_Comm_dup(hood.graph, &ctrl_);
   MPI_Comm_dup(hood.graph, &data_);
   MPI_Comm_dup(hood.graph, &term_);

@@ -40,6 +40,7 @@ module hetlb_diffusion_f08
     type(c_ptr) :: balance, speeds
     integer(c_int) :: speed_count
     real(c_double) :: speed_time_constant, speed_hysteresis
+    type(c_ptr) :: speeds_file
   end type c_options
 
   interface
@@ -115,23 +116,24 @@ module hetlb_diffusion_f08
 contains
 
   ! Collective. Every option is optional (C defaults: topology 'auto', strategy 'besteffort', balance
-  ! 'time' with measured speeds, asynchronous mode); speeds: one relative speed per rank.
+  ! 'time' with measured speeds, asynchronous mode); speeds: one relative speed per rank, or speeds_file:
+  ! hetlb-calibrate's output as it is, or a list of numbers.
   subroutine hetlb_diffusion_create(comm, item_bytes, lb, ierror, topology, strategy, k, balance, speeds, &
                                     bulk_synchronous, end_on_convergence, wait_for_load, progress_thread, &
                                     virtual_load, integer_load, iterations, min_balancing_period, time_limit, &
-                                    sync_interval)
+                                    sync_interval, speeds_file)
     type(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: item_bytes
     type(hetlb_diffusion), intent(out) :: lb
     integer, optional, intent(out) :: ierror
-    character(len=*), optional, intent(in) :: topology, strategy, balance
+    character(len=*), optional, intent(in) :: topology, strategy, balance, speeds_file
     double precision, optional, intent(in) :: k, min_balancing_period, time_limit
     double precision, optional, intent(in), target :: speeds(:)
     logical, optional, intent(in) :: bulk_synchronous, end_on_convergence, wait_for_load, progress_thread, &
                                      virtual_load, integer_load
     integer, optional, intent(in) :: iterations, sync_interval
     type(c_options) :: o
-    character(kind=c_char, len=:), allocatable, target :: topology_c, strategy_c, balance_c
+    character(kind=c_char, len=:), allocatable, target :: topology_c, strategy_c, balance_c, speeds_file_c
     real(c_double), allocatable, target :: speeds_c(:)
     integer :: rc
     call c_options_init(o)
@@ -146,6 +148,10 @@ contains
     if (present(balance)) then
       balance_c = trim(balance) // c_null_char
       o%balance = c_loc(balance_c)
+    end if
+    if (present(speeds_file)) then
+      speeds_file_c = trim(speeds_file) // c_null_char
+      o%speeds_file = c_loc(speeds_file_c)
     end if
     if (present(speeds)) then
       allocate(speeds_c(max(1, size(speeds))))
