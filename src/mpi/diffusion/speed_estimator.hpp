@@ -4,8 +4,8 @@
 //     s <- s + a (x / d - s),   a = 1 - exp(-1 / N),
 // N the time constant in iterations (3 by default): a step change of the rank's speed is followed to
 // 63% after N iterations and 95% after 3N. The first measurement sets s; later ones are clipped to
-// [s / 2, 2 s] first (an iteration stretched by preemption moves s by 14% at most, a change by 4x is
-// followed within about 3N iterations). Iterations without load or
+// [s / 2, 2 s] first (an iteration stretched by preemption moves s by 14% at most; a 4x slowdown is
+// half followed after 5 iterations and within 5% after 14). Iterations without load or
 // without measurable time (d <= 0) leave s unchanged. A few floating-point operations per iteration.
 // The speed the rank uses and reports, u, follows s with a hysteresis h (10% by default): u <- s when
 // |s - u| > h u. Measurement noise below h then leaves the decisions and the convergence targets
