@@ -1,5 +1,5 @@
 # cmake -DCOMMAND="a|b|c" [-DCONVERGED=true|false|any] [-DNOTICE=regex] [-DWORK=ON]
-#       [-DSHARES="20;20;40;80" -DSHARE_TOLERANCE=percent] -P check_run.cmake
+#       [-DSHARES="20;20;40;80" -DSHARE_TOLERANCE=percent] [-DFIGURE=path] -P check_run.cmake
 # WORK: the --work fields are there (time_to_solution > 0, items_moved, one ranks[] entry per rank
 # with its items and a measured or given speed: every rank must have held items at some point). SHARES: every rank's final items within
 # SHARE_TOLERANCE percent of its share.
@@ -7,6 +7,9 @@
 # payloads intact), the totals agree, and convergence is as expected.
 cmake_minimum_required(VERSION 3.20)
 string(REPLACE "|" ";" command "${COMMAND}")
+if(DEFINED FIGURE)
+  file(REMOVE "${FIGURE}")  # the run must write it
+endif()
 execute_process(COMMAND ${command} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "exit ${rc}\nstdout:\n${out}\nstderr:\n${err}")
@@ -68,6 +71,15 @@ if(WORK)
     endif()
   endforeach()
   message(STATUS "time to solution ${tts} s, ${moved} items moved")
+endif()
+if(DEFINED FIGURE)
+  if(NOT EXISTS "${FIGURE}")
+    message(FATAL_ERROR "expected the figure ${FIGURE}")
+  endif()
+  file(SIZE "${FIGURE}" figure_bytes)
+  if(figure_bytes LESS 1000)
+    message(FATAL_ERROR "figure ${FIGURE}: ${figure_bytes} bytes")
+  endif()
 endif()
 if(DEFINED SHARES)
   set(r 0)

@@ -112,6 +112,13 @@ set(DIFFUSE_CHECK_ARGS "-DSHARES=20\;20\;40\;80" -DSHARE_TOLERANCE=15)
 diffuse_work_test(diffuse_np4_work_time_given_shares 4 --speeds 1,1,2,4 --balance time --speed-source given
   --initial random --load-per-node 40 --work 200 --integer)
 unset(DIFFUSE_CHECK_ARGS)
+# The iteration-time imbalance figure (gnuplot, through src/plot's render()).
+find_program(HETLB_DIFFUSE_GNUPLOT gnuplot)
+if(HETLB_DIFFUSE_GNUPLOT)
+  set(DIFFUSE_CHECK_ARGS -DFIGURE=${diffuse_data}/work-imbalance.svg)
+  diffuse_work_test(diffuse_np4_work_plot 4 --speeds 1,1,2,4 --balance time --plot ${diffuse_data}/work-imbalance.svg)
+  unset(DIFFUSE_CHECK_ARGS)
+endif()
 # The bulk-synchronous mode in the convergence runs too.
 diffuse_test(diffuse_np5_bsp_ring_calls 5 --mode bsp --topology ring)
 diffuse_test(diffuse_np4_bsp_torus_thread_integer 4 --mode bsp --progress thread --integer --load-per-node 200)
@@ -161,6 +168,7 @@ diffuse_error_test(diffuse_error_slowdown_factor 4 "--slowdown 1:0:0:1: factor 0
 diffuse_error_test(diffuse_error_slowdown_order 4 "--slowdown 1:2:3:1: end 1 before its start 3" --slowdown 1:2:3:1)
 diffuse_error_test(diffuse_error_slowdown_overlap 4 "--slowdown: intervals 0-2 s and 1-3 s of rank 1 overlap"
   --slowdown 1:2:0:2 --slowdown 1:3:1:3)
+diffuse_error_test(diffuse_error_plot_extension 2 "--plot .fig.pdf.: unknown figure format" --work 5 --plot fig.pdf)
 diffuse_error_test(diffuse_error_work_async 4 "--work with --mode async: expected --mode bsp" --work 5 --mode async)
 diffuse_error_test(diffuse_error_asymmetric_edges 4 "asymmetric.edges" --topology ${diffuse_data}/asymmetric.edges)
 diffuse_error_test(diffuse_error_edge_out_of_range 4 "out-of-range.edges" --topology ${diffuse_data}/out-of-range.edges)
