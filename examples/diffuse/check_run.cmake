@@ -32,13 +32,14 @@ endif()
 if(CONVERGED STREQUAL "true" AND NOT (converged STREQUAL "ON" OR converged STREQUAL "true"))
   message(FATAL_ERROR "expected convergence:\n${out}")
 endif()
-# Integer load converged: every rank's final load in the 1% band (the end leaves nothing in flight
+# Integer load converged, balanced by load: every rank's final load in the 1% band (the end leaves nothing in flight
 # that could push one out). Real load is held as whole items that differ from it by carried fractions.
 string(JSON integer GET "${out}" integer)
 string(JSON nodes GET "${out}" nodes)
 string(JSON min_load GET "${out}" final_min_load)
 string(JSON max_load GET "${out}" final_max_load)
-if(CONVERGED STREQUAL "true" AND (integer STREQUAL "ON" OR integer STREQUAL "true"))
+string(JSON balance ERROR_VARIABLE no_balance GET "${out}" balance)
+if(CONVERGED STREQUAL "true" AND (integer STREQUAL "ON" OR integer STREQUAL "true") AND NOT balance STREQUAL "time")
   foreach(v final min_load max_load)  # whole numbers written as 1600.0
     string(REGEX REPLACE "\\.0*$" "" ${v} "${${v}}")
   endforeach()
