@@ -222,6 +222,9 @@ int run(const Options& o, int rank, int size) {
         },
         [&](double from, double items) {
           if (unlike.emulation.active()) unlike.emulation.spend(from, start, items);
+#ifdef HETLB_SMPI
+          else if (items > 0) smpi_execute_flops(o.ratio * 1e6 * items);  // the synthetic kernel's cost
+#endif
         },
         MPI_COMM_WORLD);
   double chunk_from = MPI_Wtime();
