@@ -1,0 +1,55 @@
+// Relative speeds from a file (hetlb/mpi/diffusion.hpp, read_speeds): hetlb-calibrate's platform JSON
+// as it is (speed of processor r = 1 / its compute cost per item, processors in rank order), or numbers
+// separated by spaces, commas or newlines ('#' starts a comment).
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "hetlb/error.hpp"
+#include "hetlb/io/platform_json.hpp"
+#include "hetlb/mpi/diffusion.hpp"
+
+namespace hetlb::mpi {
+
+std::vector<double> read_speeds(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw hetlb::Error(fmt::format("{}: cannot be read; expected a file of speeds or hetlb-calibrate's output", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<double> speeds;
+  if (text.str().find('{') != std::string::npos) {
+    const Platform p = io::parse_platform_json(text.str(), path);
+    for (const Processor& proc : p.processors) {
+      const double per_item = proc.compute.asymptotic_slope();
+      if (!(per_item > 0) || !std::isfinite(per_item))
+        throw hetlb::Error(fmt::format("{}: processor {}: compute cost per item {}; expected > 0 (speed = 1 / cost)",
+                                       path, proc.name, per_item));
+      speeds.push_back(1 / per_item);
+    }
+    return speeds;
+  }
+  std::string t = text.str();
+  std::replace(t.begin(), t.end(), ',', ' ');
+  std::istringstream words(t);
+  for (std::string word; words >> word;) {
+    if (word[0] == '#') {
+      std::getline(words, word);
+      continue;
+    }
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(word, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != word.size()) throw hetlb::Error(fmt::format("{}: \"{}\" is not a number", path, word));
+    speeds.push_back(v);
+  }
+  return speeds;
+}
+
+}  // namespace hetlb::mpi
