@@ -1,4 +1,8 @@
-# cmake -DCOMMAND="a|b|c" [-DCONVERGED=true|false|any] [-DNOTICE=regex] -P check_run.cmake
+# cmake -DCOMMAND="a|b|c" [-DCONVERGED=true|false|any] [-DNOTICE=regex] [-DWORK=ON]
+#       [-DSHARES="20;20;40;80" -DSHARE_TOLERANCE=percent] -P check_run.cmake
+# WORK: the --work fields are there (time_to_solution > 0, items_moved, one ranks[] entry per rank
+# with its items and a measured or given speed: every rank must have held items at some point). SHARES: every rank's final items within
+# SHARE_TOLERANCE percent of its share.
 # Passes when the hetlb-diffuse run exits 0, its JSON says every item was checked (ids exactly once,
 # payloads intact), the totals agree, and convergence is as expected.
 cmake_minimum_required(VERSION 3.20)
@@ -48,5 +52,35 @@ if(DEFINED MIN_DATA_MESSAGES AND dmsg LESS MIN_DATA_MESSAGES)
 endif()
 if(DEFINED NOTICE AND NOT err MATCHES "${NOTICE}")
   message(FATAL_ERROR "expected a notice matching '${NOTICE}' on stderr:\n${err}")
+endif()
+if(WORK)
+  string(JSON tts GET "${out}" time_to_solution)
+  string(JSON moved GET "${out}" items_moved)
+  string(JSON nranks LENGTH "${out}" ranks)
+  if(NOT tts GREATER 0 OR NOT nranks EQUAL nodes)
+    message(FATAL_ERROR "expected time_to_solution > 0 and ${nodes} ranks[] entries:\n${out}")
+  endif()
+  math(EXPR last "${nranks} - 1")
+  foreach(r RANGE ${last})
+    string(JSON speed GET "${out}" ranks ${r} speed)
+    if(NOT speed GREATER 0)
+      message(FATAL_ERROR "rank ${r}: speed ${speed}, expected > 0")
+    endif()
+  endforeach()
+  message(STATUS "time to solution ${tts} s, ${moved} items moved")
+endif()
+if(DEFINED SHARES)
+  set(r 0)
+  foreach(share IN LISTS SHARES)
+    string(JSON items GET "${out}" ranks ${r} items)
+    string(REGEX REPLACE "\\.0*$" "" items "${items}")
+    math(EXPR low "${share} * (100 - ${SHARE_TOLERANCE})")
+    math(EXPR high "${share} * (100 + ${SHARE_TOLERANCE})")
+    math(EXPR mine "${items} * 100")
+    if(mine LESS low OR mine GREATER high)
+      message(FATAL_ERROR "rank ${r}: ${items} items, expected ${share} within ${SHARE_TOLERANCE}%:\n${out}")
+    endif()
+    math(EXPR r "${r} + 1")
+  endforeach()
 endif()
 message(STATUS "converged ${converged}, end ${end} s, ${dmsg} data messages, ${final} items")

@@ -21,7 +21,9 @@
 #include "hetlb/mpi/diffusion.hpp"
 #include "items.hpp"
 #include "number_checks.hpp"
+#include "unlike_ranks.hpp"
 #include "verify.hpp"
+#include "work_run.hpp"
 
 #ifdef HETLB_SMPI
 #include <smpi/smpi.h>
@@ -38,6 +40,10 @@ struct Options {
   unsigned long long seed = 1;
   long iterations = 20;
   std::size_t item_bytes = 64;
+  // Unlike ranks and fixed work (run_options.cpp).
+  std::string mode, balance = "load", speeds, speed_source = "measured", plot;
+  std::vector<std::string> slowdowns;
+  long work = 0;
 };
 
 // The same verdict on every rank: the lowest failing rank's reason, printed once by rank 0.
@@ -95,6 +101,7 @@ void add_options(CLI::App& app, Options& o) {
                  "--progress thread, else single)")->check(CLI::IsMember({"single", "funneled", "serialized", "multiple"}));
   app.add_flag("--app-items", o.app_items, "the program owns its items; the runtime moves them with pack/unpack");
   app.add_option("--stop-after", o.stop_after, "end with stop() after this many seconds (0: convergence)");
+  diffuse::add_unlike_rank_options(app, o);
   app.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
 }
 
@@ -135,10 +142,12 @@ int run(const Options& o, int rank, int size) {
   // Items and their initial placement (the simulator's initial loads, whole items).
   std::string error;
   std::vector<double> loads;
+  diffuse::UnlikeRanks unlike;
   try {
     check_options(o);
     loads = hetlb::diffusion::make_initial_load(o.initial, size, o.load_per_node, true, o.seed);
     check_total(o, loads);
+    unlike = diffuse::make_unlike_ranks(o, rank, size);
   } catch (const std::exception& e) {
     error = e.what();
   }
@@ -163,6 +172,7 @@ int run(const Options& o, int rank, int size) {
   options.min_computing_period = o.min_comp >= 0 ? o.min_comp : tau / 10;
   options.time_limit = o.time_limit;
   options.progress_thread = o.progress == "thread";
+  diffuse::configure_mode(o, unlike, options);
   // --app-items: the items live in the program's own map, moved by pack/unpack (Zoltan style).
   std::unordered_map<std::uint64_t, std::vector<unsigned char>> owned;
   hetlb::mpi::ItemCallbacks callbacks{
@@ -175,7 +185,8 @@ int run(const Options& o, int rank, int size) {
       [&](std::uint64_t id, const void* buffer, std::size_t bytes) {
         const auto* b = static_cast<const unsigned char*>(buffer);
         owned[id].assign(b, b + bytes);
-      }};
+      },
+      {}};
   hetlb::mpi::Diffusion lb = o.app_items ? hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, callbacks)
                                          : hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, o.item_bytes);
   const auto item_of = [&](std::size_t i) -> void* {
@@ -196,12 +207,24 @@ int run(const Options& o, int rank, int size) {
 #ifdef HETLB_SMPI
   const double real_flops = 0;  // charged to the simulated host instead
 #else
-  const double real_flops = o.ratio * 1e6;
+  const double real_flops = unlike.emulation.active() ? 0 : o.ratio * 1e6;  // emulated: cost by waiting
 #endif
   const std::size_t chunk = static_cast<std::size_t>(std::max(1.0, std::floor(average / 10)));
   lb.start();
   const double start = MPI_Wtime();
-  bool running = true;
+  bool running = o.work == 0;
+  diffuse::WorkReport work;
+  if (o.work > 0)
+    work = diffuse::run_work(
+        lb, item_of, o.work,
+        [&](diffuse::ItemHeader& h, std::uint64_t id) {
+          h.result = diffuse::compute(h, id, seismic_kernel ? &model : nullptr, real_flops);
+        },
+        [&](double from, double items) {
+          if (unlike.emulation.active()) unlike.emulation.spend(from, start, items);
+        },
+        MPI_COMM_WORLD);
+  double chunk_from = MPI_Wtime();
   while (running) {
     const std::size_t n = lb.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -209,6 +232,8 @@ int run(const Options& o, int rank, int size) {
       h->result = diffuse::compute(*h, lb.id(i), seismic_kernel ? &model : nullptr, real_flops);
       ++h->times;
       if ((i + 1) % chunk == 0 || i + 1 == n) {
+        if (unlike.emulation.active()) unlike.emulation.spend(chunk_from, start, static_cast<double>((i % chunk) + 1));
+        chunk_from = MPI_Wtime();
 #ifdef HETLB_SMPI
         smpi_execute_flops(o.ratio * 1e6 * static_cast<double>((i % chunk) + 1));
 #endif
@@ -216,6 +241,7 @@ int run(const Options& o, int rank, int size) {
       }
     }
     running = lb.iteration_done();
+    chunk_from = MPI_Wtime();
     if (o.stop_after > 0 && MPI_Wtime() - start >= o.stop_after) break;
   }
   if (o.stop_after > 0) lb.stop();
@@ -223,7 +249,8 @@ int run(const Options& o, int rank, int size) {
 
   nlohmann::json j = nlohmann::json::parse(lb.metrics_json());
   const std::string verdict = diffuse::verify(lb, item_of, o.item_bytes, total, rays, seismic_kernel ? &model : nullptr,
-                                              real_flops, MPI_COMM_WORLD);
+                                              real_flops, MPI_COMM_WORLD, static_cast<std::uint64_t>(o.work));
+  diffuse::add_unlike_rank_report(j, lb, o, unlike, work, MPI_COMM_WORLD);
   if (rank == 0) {
     j["program"] = "hetlb-diffuse";
     j["kernel"] = o.kernel;

@@ -87,6 +87,33 @@ set(DIFFUSE_CHECK_ARGS "-DNOTICE=MPI_THREAD_MULTIPLE is not provided on every ra
 diffuse_test(diffuse_np3_thread_unavailable_falls_back 3 --topology ring --progress thread --thread-level funneled)
 unset(DIFFUSE_CHECK_ARGS)
 
+# Unlike ranks (emulated by waiting) and fixed work, bulk-synchronous: every item processed exactly
+# --work times (verify), the --work fields reported; balanced by time with given speeds the final items
+# are the speed-proportional shares.
+set(diffuse_work --work 40 --ratio 0.02 --min-lb-iter 0.002 --time-limit 30 --format json)
+function(diffuse_work_test name np)
+  string(REPLACE ";" "|" command "${diffuse_mpirun};${np};$<TARGET_FILE:hetlb-diffuse>;${diffuse_work};${ARGN}")
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" -DCONVERGED=any -DWORK=ON ${DIFFUSE_CHECK_ARGS}
+    -P ${CMAKE_CURRENT_SOURCE_DIR}/check_run.cmake)
+  diffuse_test_properties(${name} 60)
+endfunction()
+diffuse_work_test(diffuse_np4_work_time_measured_calls 4 --speeds 1,1,2,4 --balance time --initial single
+  --load-per-node 30)
+diffuse_work_test(diffuse_np4_work_load_thread 4 --speeds 1,1,2,4 --balance load --initial random --progress thread
+  --load-per-node 30)
+diffuse_work_test(diffuse_np4_work_slowdown_integer 4 --balance time --integer --initial random --slowdown 1:4:0.01:0.05
+  --slowdown 1:2:0.06:0.08 --load-per-node 30)
+# hetlb-calibrate's platform file as it is (4 processors: speeds 1 / 0.001, 1 / 0.002, ...).
+diffuse_work_test(diffuse_np4_work_calibrate_file 4 --speeds ${PROJECT_SOURCE_DIR}/src/calibrate/calibrate-4.json
+  --balance time --speed-source given --load-per-node 30)
+set(DIFFUSE_CHECK_ARGS "-DSHARES=20\;20\;40\;80" -DSHARE_TOLERANCE=15)
+diffuse_work_test(diffuse_np4_work_time_given_shares 4 --speeds 1,1,2,4 --balance time --speed-source given
+  --initial random --load-per-node 40 --work 200 --integer)
+unset(DIFFUSE_CHECK_ARGS)
+# The bulk-synchronous mode in the convergence runs too.
+diffuse_test(diffuse_np5_bsp_ring_calls 5 --mode bsp --topology ring)
+diffuse_test(diffuse_np4_bsp_torus_thread_integer 4 --mode bsp --progress thread --integer --load-per-node 200)
+
 # Bad input: the same error on every rank, exactly one line (rank 0's), non-zero exit, no hang.
 function(diffuse_error_test name np expected)
   string(REPLACE ";" "|" command "${diffuse_mpirun};${np};$<TARGET_FILE:hetlb-diffuse>;${ARGN}")
@@ -116,6 +143,23 @@ diffuse_error_test(diffuse_error_item_bytes_huge 2 "--item-bytes 100000000000: e
 diffuse_error_test(diffuse_error_negative_time_limit 2 "--time-limit -1: expected a non-negative number"
   --time-limit -1 --topology line)
 diffuse_error_test(diffuse_error_hypercube_of_12 12 "hypercube" --topology hypercube)
+diffuse_error_test(diffuse_error_speed_zero 4 "--speeds 1,0,2,4: speed 0 of rank 1: expected a finite speed > 0"
+  --speeds 1,0,2,4)
+diffuse_error_test(diffuse_error_speed_negative 4 "--speeds 1,1,-2,4: speed -2 of rank 2" --speeds 1,1,-2,4)
+diffuse_error_test(diffuse_error_speed_nan 4 "--speeds 1,nan,2,4: speed nan of rank 1" --speeds 1,nan,2,4)
+diffuse_error_test(diffuse_error_speed_inf 4 "--speeds 1,1,2,inf: speed inf of rank 3" --speeds 1,1,2,inf)
+diffuse_error_test(diffuse_error_speeds_length 4 "--speeds 1,2,4: 3 speeds for 4 ranks; expected one speed per rank"
+  --speeds 1,2,4)
+diffuse_error_test(diffuse_error_speeds_file_length 2 "calibrate-4.json: 4 speeds for 2 ranks"
+  --speeds ${PROJECT_SOURCE_DIR}/src/calibrate/calibrate-4.json)
+diffuse_error_test(diffuse_error_slowdown_rank 4 "--slowdown 4:2:0:1: rank 4 out of range; expected 0 to 3"
+  --slowdown 4:2:0:1)
+diffuse_error_test(diffuse_error_slowdown_factor 4 "--slowdown 1:0:0:1: factor 0: expected a finite factor > 0"
+  --slowdown 1:0:0:1)
+diffuse_error_test(diffuse_error_slowdown_order 4 "--slowdown 1:2:3:1: end 1 before its start 3" --slowdown 1:2:3:1)
+diffuse_error_test(diffuse_error_slowdown_overlap 4 "--slowdown: intervals 0-2 s and 1-3 s of rank 1 overlap"
+  --slowdown 1:2:0:2 --slowdown 1:3:1:3)
+diffuse_error_test(diffuse_error_work_async 4 "--work with --mode async: expected --mode bsp" --work 5 --mode async)
 diffuse_error_test(diffuse_error_asymmetric_edges 4 "asymmetric.edges" --topology ${diffuse_data}/asymmetric.edges)
 diffuse_error_test(diffuse_error_edge_out_of_range 4 "out-of-range.edges" --topology ${diffuse_data}/out-of-range.edges)
 diffuse_error_test(diffuse_error_initial_load_length 4 "half-empty-6.loads"

@@ -15,7 +15,7 @@ struct Record {
 
 std::string verify(hetlb::mpi::Diffusion& lb, const std::function<const void*(std::size_t)>& item_of, std::size_t item_bytes, std::uint64_t total,
                    const std::vector<seismic::Ray>& rays, const std::vector<seismic::Layer>* model, double flops,
-                   MPI_Comm comm) {
+                   MPI_Comm comm, std::uint64_t expected_times) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -46,7 +46,9 @@ std::string verify(hetlb::mpi::Diffusion& lb, const std::function<const void*(st
       else {
         make_item(r.id, rays, item.data(), item_bytes);
         const auto* h = reinterpret_cast<const ItemHeader*>(item.data());
-        if (payload_hash(item.data(), item_bytes) != r.hash) problem = fmt::format("item id {}: payload checksum differs", r.id);
+        if (expected_times > 0 && r.times != expected_times)
+          problem = fmt::format("item id {}: processed {} times; expected --work {}", r.id, r.times, expected_times);
+        else if (payload_hash(item.data(), item_bytes) != r.hash) problem = fmt::format("item id {}: payload checksum differs", r.id);
         else if (r.times > 0 && compute(*h, r.id, model, flops) != r.result)
           problem = fmt::format("item id {}: result differs from the kernel's", r.id);
       }

@@ -13,9 +13,10 @@
 
 namespace diffuse {
 
+// expected_times > 0: every item must have been processed exactly that many times (--work).
 // item(i): the bytes of the i-th item held (lb.item(i), or the application's copy).
 std::string verify(hetlb::mpi::Diffusion& lb, const std::function<const void*(std::size_t)>& item, std::size_t item_bytes, std::uint64_t total,
                    const std::vector<seismic::Ray>& rays, const std::vector<seismic::Layer>* model, double flops,
-                   MPI_Comm comm);
+                   MPI_Comm comm, std::uint64_t expected_times = 0);
 
 }  // namespace diffuse

@@ -24,7 +24,8 @@ enum hetlb_diffusion_status {
 };
 
 typedef struct hetlb_diffusion_options {
-  const char* topology;           /* line|ring|torus|hypercube|complete or an edge-list file; NULL: torus */
+  const char* topology;           /* auto|line|ring|torus|hypercube|complete or an edge-list file; NULL: auto
+                                     (a torus where the rank count fits, else a ring) */
   const char* strategy;           /* none|simple|makhoul|besteffort; NULL: besteffort */
   double k;                       /* best effort's divisor, >= 1 */
   int virtual_load;               /* announce transfers on control messages */
@@ -36,31 +37,67 @@ typedef struct hetlb_diffusion_options {
   double time_limit;              /* s after start; 0: none */
   int progress_thread;            /* receiving and balancing in a thread (needs MPI_THREAD_MULTIPLE) */
   int use_comm_graph;             /* comm is the application's distributed-graph communicator */
+  /* Bulk-synchronous mode: every rank calls iteration_done the same number of times; the run ends at
+   * the same call everywhere and items move only inside agreed calls (docs/runtime.md). */
+  int bulk_synchronous;
+  long sync_interval;             /* calls between a contribution to the agreement and its result (4) */
+  int wait_for_load;              /* asynchronous mode: iteration_done waits while holding nothing (0) */
+  int end_on_convergence;         /* 0: only stop() or time_limit end the run (1) */
+  const char* balance;            /* "time" (load / speed) or "load"; NULL: time */
+  const double* speeds;           /* speed_count relative speeds, one per rank; NULL: measured */
+  int speed_count;
+  double speed_time_constant;     /* measured speeds: smoothing time constant in iterations (3) */
+  double speed_hysteresis;        /* measured speeds: relative change that updates the speed used (0.1) */
 } hetlb_diffusion_options;
 
 typedef struct hetlb_diffusion hetlb_diffusion;
 
-/* Defaults of the C++ interface (torus, best effort k=1, period 1 ms, 2000 iterations, 1%). */
+/* Defaults of the C++ interface (auto topology, best effort k=1, period 1 ms, 20 iterations, 1%,
+ * asynchronous, balance by time with measured speeds). */
 void hetlb_diffusion_options_init(hetlb_diffusion_options* options);
 
 /* Collective: a balancer holding items of item_bytes bytes each. */
 int hetlb_diffusion_create(MPI_Comm comm, const hetlb_diffusion_options* options, size_t item_bytes,
                            hetlb_diffusion** out);
+/* Collective: a balancer of items the program keeps (Zoltan migration style, sizes may differ per
+ * item): size(id) bytes are packed by pack(id, buffer) when an item leaves (the program forgets it) and
+ * given to unpack(id, buffer, bytes) when one arrives, inside iteration_done/stop. choose (may be NULL)
+ * picks at most `count` held ids leaving toward rank `neighbour` and returns how many (fewer: the rest
+ * stays owed); NULL: the items added or received last. Add items with payload NULL. */
+typedef size_t (*hetlb_diffusion_size_fn)(uint64_t id, void* user);
+typedef void (*hetlb_diffusion_pack_fn)(uint64_t id, void* buffer, void* user);
+typedef void (*hetlb_diffusion_unpack_fn)(uint64_t id, const void* buffer, size_t bytes, void* user);
+typedef size_t (*hetlb_diffusion_choose_fn)(int neighbour, size_t count, uint64_t* ids, void* user);
+int hetlb_diffusion_create_with_callbacks(MPI_Comm comm, const hetlb_diffusion_options* options,
+                                          hetlb_diffusion_size_fn size, hetlb_diffusion_pack_fn pack,
+                                          hetlb_diffusion_unpack_fn unpack, hetlb_diffusion_choose_fn choose,
+                                          void* user, hetlb_diffusion** out);
 /* Local, before start: one item (item_bytes bytes copied from payload). */
 int hetlb_diffusion_add(hetlb_diffusion* lb, uint64_t id, const void* payload);
 int hetlb_diffusion_start(hetlb_diffusion* lb); /* collective */
 size_t hetlb_diffusion_size(const hetlb_diffusion* lb);
+/* i < size: the i-th item's id / bytes. Out of range (or a NULL lb): UINT64_MAX / NULL, and
+ * hetlb_diffusion_last_status() is HETLB_DIFFUSION_ERR_ARG with the reason in _last_error(). */
 uint64_t hetlb_diffusion_id(const hetlb_diffusion* lb, size_t i);
 void* hetlb_diffusion_item(hetlb_diffusion* lb, size_t i);
-/* End of a computing iteration; *running = 0 once the run has ended (every rank agreed). */
+/* Both at once, with a status: *id and *item (NULL for application items). */
+int hetlb_diffusion_get(hetlb_diffusion* lb, size_t i, uint64_t* id, void** item);
+/* End of a computing iteration; *running = 0 once the run has ended (every rank agreed; in the
+ * bulk-synchronous mode at the same call on every rank). Never waits for load unless wait_for_load. */
 int hetlb_diffusion_iteration_done(hetlb_diffusion* lb, int* running);
+/* The same, told the seconds this rank spent computing in the iteration (for the speed estimate). */
+int hetlb_diffusion_iteration_done_timed(hetlb_diffusion* lb, double compute_seconds, int* running);
+/* This rank's speed (given, or measured: load per second, smoothed; 0 before the first measurement). */
+double hetlb_diffusion_speed(const hetlb_diffusion* lb);
 int hetlb_diffusion_progress(hetlb_diffusion* lb);
 int hetlb_diffusion_stop(hetlb_diffusion* lb); /* collective */
 int hetlb_diffusion_threaded(const hetlb_diffusion* lb);
 /* Collective: the metrics as JSON; *json (malloc'd, free() it) on rank 0, NULL elsewhere. */
 int hetlb_diffusion_metrics_json(hetlb_diffusion* lb, char** json);
-void hetlb_diffusion_free(hetlb_diffusion* lb);
+/* Collective. Frees the balancer and sets *lb to NULL; a NULL *lb (freed before) is harmless. */
+void hetlb_diffusion_free(hetlb_diffusion** lb);
 const char* hetlb_diffusion_last_error(void);
+int hetlb_diffusion_last_status(void); /* the status of the last call on this thread */
 
 #ifdef __cplusplus
 }

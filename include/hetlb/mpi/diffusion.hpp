@@ -17,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <mpi.h>
 
@@ -27,7 +28,9 @@
 namespace hetlb::mpi {
 
 struct DiffusionOptions {
-  std::string topology = "torus";  // line, ring, torus, hypercube, complete, or an edge-list file
+  // line, ring, torus, hypercube, complete, an edge-list file, or "auto": a torus where the rank count
+  // fits one (4 or more ranks, not prime), else a ring (3 ranks and primes), a line of 2, a single rank.
+  std::string topology = "auto";
   bool use_comm_graph = false;     // the communicator is the application's distributed graph
   std::string strategy = "besteffort";  // none, simple, makhoul, besteffort
   double k = 1;
@@ -35,18 +38,47 @@ struct DiffusionOptions {
   bool integer = false;
   double min_balancing_period = 1e-3;  // s (the simulator's tau)
   double min_computing_period = 0;     // s (the simulator's tau / 10)
-  long iterations = 2000;              // consecutive computing iterations within `tolerance` to converge
+  // Consecutive computing iterations within `tolerance` to converge. 20 suits applications (the study's
+  // specs and hetlb-diffuse set their own).
+  long iterations = 20;
   double tolerance = 0.01;
   double time_limit = 0;               // s after start(); 0: none
   bool progress_thread = false;        // needs MPI_THREAD_MULTIPLE, else progress() mode (see notice())
-};
 
+  // Bulk-synchronous mode (docs/runtime.md): for programs whose ranks call iteration_done() the same
+  // number of times (a collective or a halo exchange every step). Every `sync_interval` calls the ranks
+  // contribute to a non-blocking sum whose result all of them apply `sync_interval` calls later: the
+  // run ends at the same call on every rank, and items move only at such calls (a neighbour exchange
+  // completed inside the call), so between two calls every item is held by exactly one rank.
+  bool bulk_synchronous = false;
+  long sync_interval = 4;
+  // Asynchronous mode: iteration_done() waits while the rank holds nothing until items arrive (the
+  // papers' idle time). Off by default: a rank without items returns at once.
+  bool wait_for_load = false;
+  // false: convergence does not end the run (the application ends it with stop(), or time_limit).
+  bool end_on_convergence = true;
+
+  // Balancing by completion time (docs/runtime.md, "Speeds"): "time" balances load / speed, so every
+  // rank ends near its speed-proportional share; "load" equalises load units (the papers' model).
+  std::string balance = "time";
+  // Given relative speeds, one per rank of the communicator (> 0, finite; only ratios matter), e.g.
+  // 1 / seconds per item from hetlb-calibrate's file. Empty: each rank measures its own (load processed
+  // per second in its computing iterations, smoothed exponentially) and reports it to its neighbours.
+  std::vector<double> speeds;
+  double speed_time_constant = 3;  // measured speeds: the smoothing's time constant, in iterations
+  double speed_hysteresis = 0.1;   // measured speeds: the speed used changes when the estimate departs by more
+};
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
-// this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop).
+// this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes
+// may differ from item to item (size(id) is asked before each pack). docs/runtime.md, "Items".
 struct ItemCallbacks {
   std::function<std::size_t(std::uint64_t id)> size;
   std::function<void(std::uint64_t id, void* buffer)> pack;
   std::function<void(std::uint64_t id, const void* buffer, std::size_t bytes)> unpack;
+  // Optional: which items leave toward `neighbour` (a rank of the communicator): writes at most `count`
+  // distinct ids it holds to `ids` and returns how many (fewer keeps the rest owed, sent later). Unset:
+  // the items added or received last. Block-partitioned data gives the cells at that neighbour's border.
+  std::function<std::size_t(int neighbour, std::size_t count, std::uint64_t* ids)> choose;
 };
 
 namespace detail {
@@ -67,14 +99,25 @@ class Diffusion {
   void start();                                              // collective
 
   std::size_t size() const;  // items held now (valid until the next iteration_done/stop)
+  // i < size(), else hetlb::mpi::Error (HETLB_DIFFUSION_ERR_ARG).
   std::uint64_t id(std::size_t i) const;
   void* item(std::size_t i);  // fixed-size items only
 
-  bool iteration_done();  // the computing activity's step; false once the run has ended
+  // The computing activity's step; false once the run has ended (bulk-synchronous mode: on every rank
+  // at the same call). Never waits for load unless options.wait_for_load (asynchronous mode).
+  bool iteration_done();
+  // The same, told how long this rank computed in the iteration (s, excluding the program's own
+  // communication): the speed estimate uses it instead of the time since the last call.
+  bool iteration_done(double compute_seconds);
   void progress();        // receiving and balancing, in progress() mode (no-op with a thread)
-  void stop();            // collective: ends the run now (every rank calls it once)
+  // Collective: ends the run now (every rank calls it once; bulk-synchronous mode: after the same
+  // number of iteration_done() calls).
+  void stop();
   bool finished() const;
 
+  bool application_items() const;      // items moved through ItemCallbacks
+  double speed() const;                // this rank's speed: given, or measured (0 before a measurement)
+  const std::string& topology() const; // the neighbourhood's name ("torus 2x3", "ring", ...)
   bool threaded() const;               // a progress thread runs
   const std::string& notice() const;   // why a requested progress thread is not used ("" otherwise)
   MPI_Comm graph() const;              // the neighbourhood communicator

@@ -102,6 +102,7 @@ void DiffusionRuntime::complete_receives(bool wait) {
 void DiffusionRuntime::receive_all() {
   while (receive_control(MPI_ANY_SOURCE, false)) {
   }
+  if (options.bulk_synchronous && !closing_) return;  // data only at the hand-overs
   complete_receives(false);
   while (incoming_.empty() && receive_data(MPI_ANY_SOURCE, false)) complete_receives(false);
 }
@@ -116,7 +117,10 @@ void DiffusionRuntime::poll() {
   receive_all();
   const double t = now();
   if (t >= next_balance_) balance();
-  termination();
+  if (!options.bulk_synchronous)
+    termination();
+  else if (wave_.active() && !wave_ready_ && wave_.test(wave_out_))
+    wave_ready_ = true;  // applied at the next agreement call (bulk_synchronous.cpp)
   if (!outgoing_.empty()) reap();
 }
 
@@ -125,11 +129,20 @@ void DiffusionRuntime::poll() {
 void DiffusionRuntime::balance() {
   if (frozen_ || hold_) return;  // settled for a termination wave: this step comes when it is over
   const double start = now();
-  for (const auto& [slot, report] : ctrl_fifo_) state_->control_received(slot, report);
+  // Balance by time with measured speeds: a speed of 0 on the wire is "not measured yet"; such a
+  // neighbour is taken to be as fast as this rank. This rank decides once it has measured its own speed
+  // and heard from every neighbour (before, its view of their speeds would be arbitrary).
+  const bool measured = by_time() && given_speed_ == 0;
+  const bool own_known = !measured || estimator_.known();
+  for (auto& [slot, report] : ctrl_fifo_) {
+    if (measured && !(report.speed > 0)) report.speed = own_known ? state_->speed() : 1.0;
+    state_->control_received(slot, report);
+  }
   ctrl_fifo_.clear();
-  state_->decide(strategy_);
+  if (own_known && (!measured || state_->heard_from_all())) state_->decide(strategy_);
   for (std::size_t p = 0; p < hood.neighbours.size(); ++p) {
-    const diffusion::Report r = state_->report(static_cast<int>(p));
+    diffusion::Report r = state_->report(static_cast<int>(p));
+    if (!own_known) r.speed = 0;
     const diffusion::Report& last = last_sent_[p];
     if (sent_any_[p] && r.announced == 0 && r.load == last.load && r.accounted == last.accounted &&
         r.speed == last.speed) {
@@ -172,24 +185,26 @@ void DiffusionRuntime::start_wave() {
   for (long long c : data_to_) sent += c;
   const bool converged = tracker_->converged(0);
   const bool settled =
-      converged && !(state_->owed_total() > 0) && tracker_->in_band(state_->real() + state_->pending());
+      converged && !(state_->owed_total() > 0) && tracker_->in_band(relative(state_->real() + state_->pending()));
   frozen_ = settled;
   wave_in_[0] = converged ? 0 : 1;
   wave_in_[1] = settled ? 0 : 1;
-  wave_in_[2] = sent;
-  wave_in_[3] = data_messages_received();
+  wave_in_[2] = static_cast<double>(sent);
+  wave_in_[3] = static_cast<double>(data_messages_received());
   wave_in_[4] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
+  contribute_speed();
   wave_.start(wave_in_);
   ++waves_started_;
 }
 
 void DiffusionRuntime::wave_done() {
-  if ((wave_out_[1] == 0 && wave_out_[2] == wave_out_[3]) || wave_out_[4] > 0) {
+  update_target();
+  if ((options.end_on_convergence && wave_out_[1] == 0 && wave_out_[2] == wave_out_[3]) || wave_out_[4] > 0) {
     finish();
     return;
   }
   frozen_ = false;
-  hold_ = wave_out_[0] == 0 && tracker_->converged(0);
+  hold_ = options.end_on_convergence && wave_out_[0] == 0 && tracker_->converged(0);
   // Held, nothing changes but data landing: the next wave at once (termination latency).
   next_wave_ = wave_out_[0] == 0 ? now() : now() + options.min_balancing_period;
 }
@@ -231,7 +246,11 @@ void DiffusionRuntime::stop() {
   if (!started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "stop() before start()");
   std::unique_lock lock(mutex_);
   long long most = 0;
-  MPI_Allreduce(&waves_started_, &most, 1, MPI_LONG_LONG, MPI_MAX, stop_);
+  if (options.bulk_synchronous) {
+    bsp_stop(lock);
+  } else {
+    MPI_Allreduce(&waves_started_, &most, 1, MPI_LONG_LONG, MPI_MAX, stop_);
+  }
   while (!finished_) {
     if (wave_.active()) {
       if (wave_.test(wave_out_)) wave_done();

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hetlb/mpi/diffusion.h"
 
@@ -14,7 +15,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   hetlb_diffusion_options o;
   hetlb_diffusion_options_init(&o);
-  o.topology = "line";
+  o.topology = NULL; /* auto: a line of 2, a ring of 5 */
   o.strategy = "makhoul";
   o.integer = 0;
   o.iterations = 8;
@@ -39,6 +40,10 @@ int main(int argc, char** argv) {
       const uint64_t* p = (const uint64_t*)hetlb_diffusion_item(lb, i);
       if (p[0] != hetlb_diffusion_id(lb, i) || p[1] != p[0] * p[0]) failed = 1;
     }
+    /* 5 us of computing per item, by waiting (balanced by time with measured speeds, the default:
+     * the iterations must be long enough to time) */
+    struct timespec t = {0, 5000 * (long)hetlb_diffusion_size(lb)};
+    nanosleep(&t, NULL);
     hetlb_diffusion_iteration_done(lb, &running);
   }
   char* json = NULL;
@@ -66,8 +71,68 @@ int main(int argc, char** argv) {
       if (every[i] >= total || seen[every[i]]++) failed = 1;
     free(seen);
   }
-  hetlb_diffusion_free(lb);
+  /* Misuse: an index out of range is NULL and a status, not a wild pointer. */
+  if (hetlb_diffusion_item(lb, 12345) != NULL || hetlb_diffusion_last_status() != HETLB_DIFFUSION_ERR_ARG ||
+      !strstr(hetlb_diffusion_last_error(), "index out of range"))
+    failed = 1;
+  {
+    uint64_t id = 0;
+    void* item = NULL;
+    if (hetlb_diffusion_get(lb, 12345, &id, &item) != HETLB_DIFFUSION_ERR_ARG) failed = 1;
+    if (hetlb_diffusion_id(lb, 12345) != UINT64_MAX) failed = 1;
+  }
+  /* Freeing twice is harmless: the handle is cleared. */
+  hetlb_diffusion_free(&lb);
+  if (lb != NULL) failed = 1;
+  hetlb_diffusion_free(&lb);
   free(ids), free(counts), free(displs), free(every);
+
+  /* An option that differs between ranks: refused on every rank with the same code and reason. */
+  {
+    hetlb_diffusion_options d;
+    hetlb_diffusion_options_init(&d);
+    d.strategy = rank == size - 1 ? "simple" : "makhoul";
+    const int c = hetlb_diffusion_create(MPI_COMM_WORLD, &d, 16, &lb);
+    int lo = 0, hi = 0;
+    MPI_Allreduce(&c, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&c, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (lo != HETLB_DIFFUSION_ERR_ARG || hi != HETLB_DIFFUSION_ERR_ARG || lb != NULL ||
+        !strstr(hetlb_diffusion_last_error(), "option strategy differs between ranks"))
+      failed = 1;
+  }
+  /* Given speeds of the wrong count, or not > 0: refused on every rank. */
+  {
+    hetlb_diffusion_options d;
+    hetlb_diffusion_options_init(&d);
+    double speeds[8] = {1, 1, 2, 4, 1, 1, 1, 1};
+    d.speeds = speeds;
+    d.speed_count = size + 1;
+    int c = hetlb_diffusion_create(MPI_COMM_WORLD, &d, 16, &lb);
+    if (c != HETLB_DIFFUSION_ERR_ARG || lb != NULL || !strstr(hetlb_diffusion_last_error(), "expected one speed per rank"))
+      failed = 1;
+    d.speed_count = size;
+    speeds[size - 1] = -1;
+    c = hetlb_diffusion_create(MPI_COMM_WORLD, &d, 16, &lb);
+    if (c != HETLB_DIFFUSION_ERR_ARG || lb != NULL || !strstr(hetlb_diffusion_last_error(), "expected a finite speed > 0"))
+      failed = 1;
+  }
+  /* The same id added on every rank: refused at start on every rank. */
+  {
+    hetlb_diffusion_options d;
+    hetlb_diffusion_options_init(&d);
+    if (hetlb_diffusion_create(MPI_COMM_WORLD, &d, 16, &lb) != HETLB_DIFFUSION_SUCCESS) failed = 1;
+    uint64_t payload[2] = {7, 49};
+    hetlb_diffusion_add(lb, 7, payload);
+    const int c = hetlb_diffusion_start(lb);
+    int lo = 0, hi = 0;
+    MPI_Allreduce(&c, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(&c, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (lo != HETLB_DIFFUSION_ERR_ARG || hi != HETLB_DIFFUSION_ERR_ARG ||
+        !strstr(hetlb_diffusion_last_error(), "item id 7 added on ranks 0 and 1"))
+      failed = 1;
+    if (rank == 0) printf("duplicate ids: %s\n", hetlb_diffusion_last_error());
+    hetlb_diffusion_free(&lb);
+  }
 
   /* A bad option: the same code on every rank. */
   o.k = 0.5;

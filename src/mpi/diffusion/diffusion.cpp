@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "hetlb/diffusion/strategy.hpp"
@@ -24,16 +25,37 @@ Diffusion::~Diffusion() = default;
 void Diffusion::add(std::uint64_t id, const void* payload) { impl_->add(id, payload); }
 void Diffusion::start() { impl_->start(); }
 std::size_t Diffusion::size() const { return impl_->store.size(); }
-std::uint64_t Diffusion::id(std::size_t i) const { return impl_->store.id(i); }
+namespace {
+void check_index(std::size_t i, std::size_t size, const char* call) {
+  if (i >= size)
+    throw Error(HETLB_DIFFUSION_ERR_ARG,
+                fmt::format("{}({}): index out of range; expected an index below size() = {}", call, i, size));
+}
+}  // namespace
+
+std::uint64_t Diffusion::id(std::size_t i) const {
+  check_index(i, impl_->store.size(), "id");
+  return impl_->store.id(i);
+}
 void* Diffusion::item(std::size_t i) {
   if (!impl_->store.owns_bytes()) throw Error(HETLB_DIFFUSION_ERR_STATE, "item(): the application owns the items");
+  check_index(i, impl_->store.size(), "item");
   return impl_->store.item(i);
 }
 bool Diffusion::iteration_done() { return impl_->iteration_done(); }
+bool Diffusion::iteration_done(double compute_seconds) {
+  if (!(compute_seconds >= 0) || !std::isfinite(compute_seconds))
+    throw Error(HETLB_DIFFUSION_ERR_ARG,
+                fmt::format("iteration_done({}): expected a non-negative number of seconds", compute_seconds));
+  return impl_->iteration_done(compute_seconds);
+}
 void Diffusion::progress() { impl_->progress(); }
 void Diffusion::stop() { impl_->stop(); }
 bool Diffusion::finished() const { return impl_->finished(); }
 bool Diffusion::threaded() const { return impl_->threaded; }
+bool Diffusion::application_items() const { return !impl_->store.owns_bytes(); }
+double Diffusion::speed() const { return impl_->speed(); }
+const std::string& Diffusion::topology() const { return impl_->hood.name; }
 const std::string& Diffusion::notice() const { return impl_->notice; }
 MPI_Comm Diffusion::graph() const { return impl_->hood.graph; }
 int Diffusion::degree() const { return static_cast<int>(impl_->hood.neighbours.size()); }

@@ -1,9 +1,14 @@
 // Items held by a rank and their wire format (see item_store.hpp).
 #include "item_store.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <unordered_set>
+
+#include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/mpi/diffusion.h"
 
 namespace hetlb::mpi::detail {
 
@@ -48,6 +53,37 @@ void ItemStore::pack_back(std::size_t count, std::vector<char>& out) {
     }
     ids_.pop_back();
   }
+}
+
+std::size_t ItemStore::pack_for(int neighbour, std::size_t count, std::vector<char>& out) {
+  count = std::min(count, ids_.size());
+  if (count == 0) return 0;
+  if (!callbacks_.choose) {
+    pack_back(count, out);
+    return count;
+  }
+  std::vector<std::uint64_t> chosen(count);
+  const std::size_t k = callbacks_.choose(neighbour, count, chosen.data());
+  if (k > count)
+    throw Error(HETLB_DIFFUSION_ERR_ARG, fmt::format("choose(): {} ids for at most {}; expected at most count", k, count));
+  chosen.resize(k);
+  std::unordered_set<std::uint64_t> leaving(chosen.begin(), chosen.end());
+  if (leaving.size() != k) throw Error(HETLB_DIFFUSION_ERR_ARG, "choose(): an id twice; expected distinct ids");
+  std::size_t kept = 0;
+  for (std::uint64_t id : ids_)
+    if (!leaving.count(id)) ids_[kept++] = id;
+  if (ids_.size() - kept != k)
+    throw Error(HETLB_DIFFUSION_ERR_ARG, "choose(): an id this rank does not hold; expected ids held by the rank");
+  ids_.resize(kept);
+  for (std::uint64_t id : chosen) {
+    put(out, id);
+    const std::size_t n = callbacks_.size(id);
+    put(out, n);
+    const std::size_t at = out.size();
+    out.resize(at + n);
+    callbacks_.pack(id, out.data() + at);
+  }
+  return k;
 }
 
 std::size_t ItemStore::unpack(const char* data, std::size_t bytes) {

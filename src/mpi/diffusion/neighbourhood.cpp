@@ -63,7 +63,20 @@ diffusion::Topology topology_of_graph(MPI_Comm comm, int size, int& status, std:
   }
   return t;
 }
+bool is_prime(int n) {
+  if (n < 2) return false;
+  for (int d = 2; d * d <= n; ++d)
+    if (n % d == 0) return false;
+  return true;
+}
 }  // namespace
+
+diffusion::Topology auto_topology(int ranks) {
+  if (ranks == 1) return {"single rank", {{}}};
+  if (ranks == 2) return diffusion::make_topology("line", ranks);
+  if (ranks == 3 || is_prime(ranks)) return diffusion::make_topology("ring", ranks);
+  return diffusion::make_topology("torus", ranks);
+}
 
 Neighbourhood make_neighbourhood(MPI_Comm comm, const std::string& topology, bool use_comm_graph) {
   int rank = 0, size = 0;
@@ -76,13 +89,13 @@ Neighbourhood make_neighbourhood(MPI_Comm comm, const std::string& topology, boo
     t = topology_of_graph(comm, size, status, reason);
   } else {
     try {
-      t = diffusion::make_topology(topology, size);
+      t = topology == "auto" ? auto_topology(size) : diffusion::make_topology(topology, size);
     } catch (const std::exception& e) {
       status = HETLB_DIFFUSION_ERR_TOPOLOGY;
       reason = e.what();
     }
   }
-  if (status == HETLB_DIFFUSION_SUCCESS) {
+  if (status == HETLB_DIFFUSION_SUCCESS && size > 1) {
     try {
       diffusion::validate_topology(t, use_comm_graph ? "communicator graph" : topology);
       if (t.size() != size)

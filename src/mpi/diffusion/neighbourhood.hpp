@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include "hetlb/diffusion/topology.hpp"
+
 namespace hetlb::mpi::detail {
 
 struct Neighbourhood {
@@ -13,6 +15,10 @@ struct Neighbourhood {
   std::vector<int> neighbours;     // ranks of `graph`, increasing: slot p is neighbours[p]
   std::string name;
 };
+
+// The default topology ("auto"): a torus where `ranks` fits one (4 or more, not prime), else a ring
+// (3 and primes), a line of 2, a single node for 1.
+diffusion::Topology auto_topology(int ranks);
 
 // Collective. Throws hetlb::mpi::Error (HETLB_DIFFUSION_ERR_TOPOLOGY), the same on every rank.
 Neighbourhood make_neighbourhood(MPI_Comm comm, const std::string& topology, bool use_comm_graph);

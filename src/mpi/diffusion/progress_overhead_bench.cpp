@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "hetlb/mpi/diffusion.hpp"
+#include "speed_estimator.hpp"
 
 namespace {
 template <typename F>
@@ -39,9 +40,17 @@ int main(int argc, char** argv) {
   }
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  double probe = 0, progress = 0, done = 0;
+  double probe = 0, progress = 0, done = 0, done_load = 0, estimate = 0;
   {
+    // The speed estimate alone (what balance = time adds to every iteration_done()).
+    hetlb::mpi::detail::SpeedEstimator e(3);
+    double x = 1;
+    estimate = median_ns([&] { e.record(10, x += 1e-9); }, calls, reps, MPI_COMM_WORLD);
+    if (!(e.speed() > 0)) std::printf("(estimator)\n");
+  }
+  for (const char* balance : {"load", "time"}) {
     hetlb::mpi::DiffusionOptions o;
+    o.balance = balance;
     o.topology = "line";
     o.min_balancing_period = 1e6;  // one step at start, then none: nothing to do
     o.iterations = 1L << 40;       // never converges during the measurement
@@ -53,19 +62,24 @@ int main(int argc, char** argv) {
     probe = median_ns([&] { MPI_Iprobe(MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE); }, calls, reps,
                       MPI_COMM_WORLD);
     progress = median_ns([&] { lb.progress(); }, calls, reps, MPI_COMM_WORLD);
-    done = median_ns([&] { lb.iteration_done(); }, calls, reps, MPI_COMM_WORLD);
+    (std::string(balance) == "time" ? done : done_load) =
+        median_ns([&] { lb.iteration_done(); }, calls, reps, MPI_COMM_WORLD);
     lb.stop();
   }
-  double worst[3] = {0, 0, 0}, mine[3] = {probe, progress, done};
-  MPI_Reduce(mine, worst, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+  double worst[5] = {0, 0, 0, 0, 0}, mine[5] = {probe, progress, done, done_load, estimate};
+  MPI_Reduce(mine, worst, 5, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
   if (rank == 0) {
     if (json)
-      std::printf("{\"mpi_iprobe_ns\": %.1f, \"progress_ns\": %.1f, \"iteration_done_ns\": %.1f}\n", worst[0], worst[1],
-                  worst[2]);
+      std::printf("{\"mpi_iprobe_ns\": %.1f, \"progress_ns\": %.1f, \"iteration_done_ns\": %.1f, "
+                  "\"iteration_done_load_ns\": %.1f, \"speed_estimate_ns\": %.1f}\n",
+                  worst[0], worst[1], worst[2], worst[3], worst[4]);
     else
-      std::printf("%-36s%12s%10s\n%-36s%12.1f%10.2f\n%-36s%12.1f%10.2f\n%-36s%12.1f%10.2f\n", "call (nothing to do)",
-                  "ns/call", "x Iprobe", "MPI_Iprobe (baseline)", worst[0], 1.0, "progress()", worst[1],
-                  worst[1] / worst[0], "iteration_done()", worst[2], worst[2] / worst[0]);
+      std::printf("%-40s%12s%10s\n%-40s%12.1f%10.2f\n%-40s%12.1f%10.2f\n%-40s%12.1f%10.2f\n%-40s%12.1f%10.2f\n"
+                  "%-40s%12.1f%10.2f\n",
+                  "call (nothing to do)", "ns/call", "x Iprobe", "MPI_Iprobe (baseline)", worst[0], 1.0,
+                  "progress()", worst[1], worst[1] / worst[0], "iteration_done(), balance = time", worst[2],
+                  worst[2] / worst[0], "iteration_done(), balance = load", worst[3], worst[3] / worst[0],
+                  "speed estimate alone", worst[4], worst[4] / worst[0]);
   }
   MPI_Finalize();
   return 0;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "clock.hpp"
+#include "consistency.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 
 namespace hetlb::mpi::detail {
@@ -38,6 +39,25 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool appli
     if (o.iterations < 1) throw hetlb::Error(fmt::format("iterations = {}: expected at least 1", o.iterations));
     if (!(o.tolerance > 0)) throw hetlb::Error(fmt::format("tolerance = {}: expected > 0", o.tolerance));
     if (!(o.time_limit >= 0)) throw hetlb::Error(fmt::format("time_limit = {}: expected >= 0 s", o.time_limit));
+    diffusion::parse_balance(o.balance);
+    int ranks = 0;
+    MPI_Comm_size(comm, &ranks);
+    if (!o.speeds.empty() && o.speeds.size() != static_cast<std::size_t>(ranks))
+      throw hetlb::Error(fmt::format("speeds: {} values for {} ranks; expected one speed per rank", o.speeds.size(),
+                                     ranks));
+    for (std::size_t r = 0; r < o.speeds.size(); ++r)
+      if (!(o.speeds[r] > 0) || !std::isfinite(o.speeds[r]))
+        throw hetlb::Error(fmt::format("speeds[{}] = {}: expected a finite speed > 0", r, o.speeds[r]));
+    if (!(o.speed_hysteresis >= 0) || !std::isfinite(o.speed_hysteresis))
+      throw hetlb::Error(fmt::format("speed_hysteresis = {}: expected a relative change >= 0", o.speed_hysteresis));
+    if (!(o.speed_time_constant > 0) || !std::isfinite(o.speed_time_constant))
+      throw hetlb::Error(fmt::format("speed_time_constant = {}: expected a positive number of iterations",
+                                     o.speed_time_constant));
+    if (o.sync_interval < 1)
+      throw hetlb::Error(fmt::format("sync_interval = {}: expected at least 1 iteration", o.sync_interval));
+    if (o.bulk_synchronous && o.wait_for_load)
+      throw hetlb::Error("wait_for_load with bulk_synchronous: expected one of them (a bulk-synchronous rank never "
+                         "waits for load)");
   } catch (const std::exception& e) {
     status = HETLB_DIFFUSION_ERR_ARG;
     reason = e.what();
@@ -48,16 +68,18 @@ void check_options(const DiffusionOptions& o, std::size_t item_bytes, bool appli
 
 DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std::size_t item_bytes,
                                    ItemCallbacks callbacks, bool application_items)
-    : store(application_items ? 0 : item_bytes, callbacks), options(o) {
+    : store(application_items ? 0 : item_bytes, callbacks), options(o), estimator_(o.speed_time_constant, o.speed_hysteresis) {
   check_options(o, item_bytes, application_items, callbacks, strategy_, comm);
+  check_same_options(o, item_bytes, application_items, comm);
   hood = make_neighbourhood(comm, o.topology, o.use_comm_graph);
   MPI_Comm_rank(hood.graph, &rank_);
   MPI_Comm_size(hood.graph, &size_);
+  if (!o.speeds.empty()) given_speed_ = o.speeds[static_cast<std::size_t>(rank_)];
   MPI_Comm_dup(hood.graph, &ctrl_);
   MPI_Comm_dup(hood.graph, &data_);
   MPI_Comm_dup(hood.graph, &term_);
   MPI_Comm_dup(hood.graph, &stop_);
-  wave_.init(term_, kWaveTag, 5);
+  wave_.init(term_, kWaveTag, 7);
   const int degree = static_cast<int>(hood.neighbours.size());
   for (int p = 0; p < degree; ++p) slot_of_[hood.neighbours[p]] = p;
   last_sent_.resize(degree);
@@ -112,18 +134,23 @@ double DiffusionRuntime::quantum() const { return std::max(options.min_balancing
 
 void DiffusionRuntime::start() {
   if (started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "start() called twice; expected one start per run");
+  check_unique_ids(store.ids(), hood.graph);
   long long mine = static_cast<long long>(store.size());
   MPI_Allreduce(&mine, &total_items_, 1, MPI_LONG_LONG, MPI_SUM, hood.graph);
   initial_items_ = mine;
   average = static_cast<double>(total_items_) / size_;
-  state_.emplace(static_cast<double>(store.size()), static_cast<int>(hood.neighbours.size()), options.virtual_load);
-  tracker_.emplace(1, average, options.iterations, options.tolerance);
+  state_.emplace(static_cast<double>(store.size()), static_cast<int>(hood.neighbours.size()), options.virtual_load,
+                 diffusion::Estimates::accounted, diffusion::parse_balance(options.balance),
+                 given_speed_ > 0 ? given_speed_ : 1.0);
+  initial_target();
+  tracker_.emplace(1, 1.0, options.iterations, options.tolerance);  // on load / target
   MPI_Barrier(hood.graph);
   t0_ = now();
   next_balance_ = t0_;
   next_wave_ = t0_ + options.min_balancing_period;
   started_ = true;
   begin_iteration();
+  if (options.bulk_synchronous) bsp_start_wave();
   if (threaded) thread_ = std::thread([this] { thread_loop(); });
 }
 
@@ -165,6 +192,12 @@ void DiffusionRuntime::wait_until(double date, std::unique_lock<std::mutex>& loc
 // move in whole numbers, so in real mode the fractions are carried per neighbour (a message may carry
 // an amount and no item) and a rank's items differ from its real load by less than its degree.
 void DiffusionRuntime::begin_iteration() {
+  if (options.bulk_synchronous) {  // items move only at the agreed hand-overs (bulk_synchronous.cpp)
+    iteration_items_ = store.size();
+    iteration_load_ = state_->real();
+    iteration_start_ = now();
+    return;
+  }
   take_in();
   for (std::size_t p = 0; p < hood.neighbours.size(); ++p) {
     const double a = state_->release(static_cast<int>(p));
@@ -172,11 +205,11 @@ void DiffusionRuntime::begin_iteration() {
     carry_[p] += a;
     const double whole = std::floor(carry_[p] + 1e-9);
     const std::size_t n = std::min(store.size(), static_cast<std::size_t>(std::max(0.0, whole)));
-    carry_[p] -= static_cast<double>(n);
     std::vector<char> bytes(sizeof(double));
     std::memcpy(bytes.data(), &a, sizeof(double));
-    store.pack_back(n, bytes);
-    moved_ += static_cast<double>(n);
+    const std::size_t sent = store.pack_for(hood.neighbours[p], n, bytes);  // the application may choose
+    carry_[p] -= static_cast<double>(sent);
+    moved_ += static_cast<double>(sent);
     ++data_messages_;
     ++data_to_[p];
     send(data_, static_cast<int>(p), std::move(bytes));
@@ -192,30 +225,43 @@ void DiffusionRuntime::take_in() {
   inbox_.clear();
 }
 
-bool DiffusionRuntime::iteration_done() {
+void DiffusionRuntime::record_iteration(double compute_seconds) {
+  // Bulk-synchronous: every call is an iteration (a rank without items is one not in the band);
+  // asynchronous: iterations with items, as the simulator counts them.
+  if (iteration_items_ == 0 && !options.bulk_synchronous) return;
+  ++comp_iterations_;
+  const double t = now();
+  if (given_speed_ == 0) {
+    estimator_.record(static_cast<double>(iteration_items_), compute_seconds >= 0 ? compute_seconds : t - iteration_start_);
+    if (by_time() && estimator_.known()) state_->set_speed(estimator_.speed());
+  }
+  const bool was = tracker_->converged(0);
+  tracker_->record(0, relative(iteration_load_), t - t0_);
+  if (!tracker_->converged(0)) {
+    converged_at_ = -1;
+    hold_ = false;
+  } else if (!was) {
+    converged_at_ = t - t0_;
+  }
+}
+
+double DiffusionRuntime::speed() const { return given_speed_ > 0 ? given_speed_ : estimator_.speed(); }
+
+bool DiffusionRuntime::iteration_done(double compute_seconds) {
   if (!started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "iteration_done() before start()");
   std::unique_lock lock(mutex_);
   if (finished_) {
     take_in();
     return false;
   }
-  if (iteration_items_ > 0) {
-    ++comp_iterations_;
-    const bool was = tracker_->converged(0);
-    tracker_->record(0, iteration_load_, now() - t0_);
-    if (!tracker_->converged(0)) {
-      converged_at_ = -1;
-      hold_ = false;
-    }
-    else if (!was)
-      converged_at_ = now() - t0_;
-  }
+  record_iteration(compute_seconds);
+  if (options.bulk_synchronous) return bsp_iteration_done(lock);
   if (options.min_computing_period > 0) wait_until(iteration_start_ + options.min_computing_period, lock, false);
   if (!threaded && !finished_) poll();
   // Thread mode: the computing activity also moves a termination wave on (the progress thread
   // sleeps between polls; a wave's rounds would otherwise wait for its wake-ups on a loaded machine).
   if (threaded && !finished_ && wave_.active()) termination();
-  if (!finished_ && store.size() == 0 && inbox_.empty()) {
+  if (options.wait_for_load && !finished_ && store.size() == 0 && inbox_.empty()) {
     const double from = now();
     wait_until(0, lock, true);
     idle_ += (finished_ ? std::min(now(), finish_date_) : now()) - from;

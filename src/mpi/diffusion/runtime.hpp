@@ -20,6 +20,7 @@
 #include "hetlb/mpi/diffusion.hpp"
 #include "item_store.hpp"
 #include "neighbourhood.hpp"
+#include "speed_estimator.hpp"
 #include "tree_sum.hpp"
 
 namespace hetlb::mpi::detail {
@@ -33,7 +34,8 @@ class DiffusionRuntime {
 
   void add(std::uint64_t id, const void* payload);
   void start();
-  bool iteration_done();
+  // compute_seconds < 0: measured from the end of the previous call.
+  bool iteration_done(double compute_seconds = -1);
   void progress();
   void stop();
   diffusion::Metrics metrics();
@@ -47,6 +49,7 @@ class DiffusionRuntime {
   std::string notice;
   double average = 0;
   bool finished() const { return finished_; }
+  double speed() const;  // given, or measured (0 before the first measurement)
 
  private:
   struct Outgoing {
@@ -60,6 +63,21 @@ class DiffusionRuntime {
   };
 
   void poll();  // receiving + balancing + termination; mutex held
+  void record_iteration(double compute_seconds);  // convergence streak and speed estimate
+  // Bulk-synchronous mode (bulk_synchronous.cpp).
+  bool bsp_iteration_done(std::unique_lock<std::mutex>& lock);
+  void bsp_start_wave();
+  void bsp_complete_wave(std::unique_lock<std::mutex>& lock);
+  void bsp_stop(std::unique_lock<std::mutex>& lock);
+  bool wants_handover() const;
+  void handover(std::unique_lock<std::mutex>& lock);
+  void wait_a_little(std::unique_lock<std::mutex>& lock);
+  // Convergence target (speed_target.cpp).
+  bool by_time() const;
+  void initial_target();
+  void contribute_speed();  // into wave_in_[5], wave_in_[6]
+  void update_target();     // from wave_out_
+  double relative(double load) const;  // load / target: the tracker's unit
   bool receive_control(int source, bool blocking);  // false: nothing there (non-blocking)
   bool receive_data(int source, bool blocking);  // posts the receive of a probed data message
   void data_arrived(Incoming& in);
@@ -107,10 +125,22 @@ class DiffusionRuntime {
 
   TreeSum wave_;  // the termination wave in progress, if active()
   // not converged, not settled, data sent, data received, timed out (termination())
-  long long wave_in_[5] = {0, 0, 0, 0, 0}, wave_out_[5] = {0, 0, 0, 0, 0};
+  // [5]: sum of the speeds, [6]: ranks whose speed is known (speed_target.cpp)
+  double wave_in_[7] = {0, 0, 0, 0, 0, 0, 0}, wave_out_[7] = {0, 0, 0, 0, 0, 0, 0};
   long long waves_started_ = 0;
   bool frozen_ = false;  // settled contribution to the wave in progress: no decisions until its result
   bool hold_ = false;    // the last wave found every rank converged: no decisions until the next one
+
+  // Bulk-synchronous mode: iteration_done() calls so far; the wave started at the last agreement call
+  // (its result applied at the next one).
+  long long calls_ = 0;
+  bool wave_ready_ = false;
+  long long handovers_ = 0;
+
+  SpeedEstimator estimator_;
+  double given_speed_ = 0;  // options.speeds[rank] (0: measured)
+  double target_ = 0;       // this rank's convergence target (items)
+  double contributed_speed_ = 0;
 
   std::mutex mutex_;
   std::condition_variable data_cv_;

@@ -47,15 +47,15 @@ void TreeSum::init(MPI_Comm comm, int tag, int count) {
     if (rank + mask < size) children_.push_back(rank + mask);
   sum_.assign(count, 0);
   result_.assign(count, 0);
-  from_child_.assign(children_.size(), std::vector<long long>(count, 0));
+  from_child_.assign(children_.size(), std::vector<double>(count, 0));
   child_requests_.assign(children_.size(), MPI_REQUEST_NULL);
 }
 
-void TreeSum::start(const long long* in) {
+void TreeSum::start(const double* in) {
   std::copy(in, in + count_, sum_.begin());
   for (std::size_t c = 0; c < children_.size(); ++c)
-    MPI_Irecv(from_child_[c].data(), count_, MPI_LONG_LONG, children_[c], tag_, comm_, &child_requests_[c]);
-  if (parent_ >= 0) MPI_Irecv(result_.data(), count_, MPI_LONG_LONG, parent_, tag_, comm_, &parent_request_);
+    MPI_Irecv(from_child_[c].data(), count_, MPI_DOUBLE, children_[c], tag_, comm_, &child_requests_[c]);
+  if (parent_ >= 0) MPI_Irecv(result_.data(), count_, MPI_DOUBLE, parent_, tag_, comm_, &parent_request_);
   send_requests_.clear();
   phase_ = Phase::gather;
 }
@@ -63,12 +63,12 @@ void TreeSum::start(const long long* in) {
 void TreeSum::send_down() {
   for (int child : children_) {
     MPI_Request& r = send_requests_.emplace_back(MPI_REQUEST_NULL);
-    MPI_Isend(result_.data(), count_, MPI_LONG_LONG, child, tag_, comm_, &r);
+    MPI_Isend(result_.data(), count_, MPI_DOUBLE, child, tag_, comm_, &r);
   }
   phase_ = Phase::scatter;
 }
 
-bool TreeSum::test(long long* out) {
+bool TreeSum::test(double* out) {
   if (phase_ == Phase::gather) {
     if (!all_done(child_requests_)) return false;
     for (const auto& partial : from_child_)
@@ -78,7 +78,7 @@ bool TreeSum::test(long long* out) {
       send_down();
     } else {
       MPI_Request& r = send_requests_.emplace_back(MPI_REQUEST_NULL);
-      MPI_Isend(sum_.data(), count_, MPI_LONG_LONG, parent_, tag_, comm_, &r);
+      MPI_Isend(sum_.data(), count_, MPI_DOUBLE, parent_, tag_, comm_, &r);
       phase_ = Phase::result;
     }
   }

@@ -20,9 +20,9 @@ class TreeSum {
   // Sums of `count` counters over `comm`, messages with `tag` (no other use of the pair).
   void init(MPI_Comm comm, int tag, int count);
   // Starts a sum of `in` (count values); every rank starts its sums in the same sequence.
-  void start(const long long* in);
+  void start(const double* in);
   // Moves the sum on; true (once) when it is complete, with the sums in `out`.
-  bool test(long long* out);
+  bool test(double* out);
   bool active() const { return phase_ != Phase::idle; }
 
  private:
@@ -33,8 +33,8 @@ class TreeSum {
   int tag_ = 0, count_ = 0, parent_ = -1;
   std::vector<int> children_;
   Phase phase_ = Phase::idle;
-  std::vector<long long> sum_, result_;
-  std::vector<std::vector<long long>> from_child_;
+  std::vector<double> sum_, result_;
+  std::vector<std::vector<double>> from_child_;
   std::vector<MPI_Request> child_requests_, send_requests_;
   MPI_Request parent_request_ = MPI_REQUEST_NULL;
 };

@@ -20,16 +20,16 @@ int main(int argc, char** argv) {
     hetlb::mpi::detail::TreeSum sum;
     sum.init(comm, 3, 5);
     for (int round = 0; round < 200; ++round) {
-      long long in[5], out[5] = {-1, -1, -1, -1, -1}, expected[5];
-      for (int i = 0; i < 5; ++i) in[i] = (rank + 1) * 1000LL * (i + 1) + round * (rank % 3) - i;
+      double in[5], out[5] = {-1, -1, -1, -1, -1}, expected[5];
+      for (int i = 0; i < 5; ++i) in[i] = static_cast<double>((rank + 1) * 1000LL * (i + 1) + round * (rank % 3) - i);
       sum.start(in);
       for (int spins = 0; !sum.test(out); ++spins)
         if ((rank + round) % 4 == 0) std::this_thread::sleep_for(std::chrono::microseconds(50));
       if (sum.active()) ++failures;
-      MPI_Allreduce(in, expected, 5, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+      MPI_Allreduce(in, expected, 5, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       for (int i = 0; i < 5; ++i)
         if (out[i] != expected[i]) {
-          if (failures++ < 5) std::fprintf(stderr, "rank %d, sum %d, counter %d: %lld, expected %lld\n", rank, round, i, out[i], expected[i]);
+          if (failures++ < 5) std::fprintf(stderr, "rank %d, sum %d, counter %d: %.0f, expected %.0f\n", rank, round, i, out[i], expected[i]);
         }
     }
   }

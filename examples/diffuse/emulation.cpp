@@ -1,0 +1,151 @@
+// Emulated unlike ranks of hetlb-diffuse (emulation.hpp).
+#include "emulation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include "hetlb/error.hpp"
+#include "hetlb/io/platform_json.hpp"
+
+#ifdef HETLB_SMPI
+#include <smpi/smpi.h>
+#else
+#include <chrono>
+#include <thread>
+#endif
+
+namespace diffuse {
+
+namespace {
+double number(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) throw hetlb::Error(fmt::format("{}: \"{}\" is not a number", what, text));
+  return v;
+}
+
+std::vector<double> numbers(const std::string& text, const std::string& what) {
+  std::string t = text;
+  std::replace(t.begin(), t.end(), ',', ' ');
+  std::istringstream in(t);
+  std::vector<double> v;
+  for (std::string word; in >> word;) {
+    if (word[0] == '#') {
+      std::getline(in, word);
+      continue;
+    }
+    v.push_back(number(word, what));
+  }
+  return v;
+}
+
+void check(const std::vector<double>& speeds, int ranks, const std::string& what) {
+  if (speeds.size() != static_cast<std::size_t>(ranks))
+    throw hetlb::Error(fmt::format("{}: {} speeds for {} ranks; expected one speed per rank", what, speeds.size(), ranks));
+  for (std::size_t r = 0; r < speeds.size(); ++r)
+    if (!(speeds[r] > 0) || !std::isfinite(speeds[r]))
+      throw hetlb::Error(fmt::format("{}: speed {} of rank {}: expected a finite speed > 0", what, speeds[r], r));
+}
+}  // namespace
+
+std::vector<double> parse_speeds(const std::string& arg, int ranks) {
+  const bool list = !arg.empty() && arg.find_first_not_of("0123456789.,eE+-naifNAIF ") == std::string::npos &&
+                    !std::ifstream(arg).good();
+  std::vector<double> speeds;
+  if (list) {
+    speeds = numbers(arg, fmt::format("--speeds {}", arg));
+    check(speeds, ranks, fmt::format("--speeds {}", arg));
+    return speeds;
+  }
+  std::ifstream in(arg);
+  if (!in) throw hetlb::Error(fmt::format("--speeds {}: no such file; expected a list such as 1,1,2,4 or a file", arg));
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string what = fmt::format("--speeds {}", arg);
+  if (text.str().find('{') != std::string::npos) {  // hetlb-calibrate's platform file
+    const hetlb::Platform p = hetlb::io::parse_platform_json(text.str(), arg);
+    for (const hetlb::Processor& proc : p.processors) {
+      const double per_item = proc.compute.asymptotic_slope();
+      if (!(per_item > 0) || !std::isfinite(per_item))
+        throw hetlb::Error(fmt::format("{}: processor {}: compute cost per item {}; expected > 0 (speed = 1 / cost)",
+                                       what, proc.name, per_item));
+      speeds.push_back(1 / per_item);
+    }
+  } else {
+    speeds = numbers(text.str(), what);
+  }
+  check(speeds, ranks, what);
+  return speeds;
+}
+
+Slowdown parse_slowdown(const std::string& arg, int ranks) {
+  const std::string what = fmt::format("--slowdown {}", arg);
+  std::vector<std::string> parts;
+  std::stringstream in(arg);
+  for (std::string p; std::getline(in, p, ':');) parts.push_back(p);
+  if (parts.size() != 4) throw hetlb::Error(what + ": expected RANK:FACTOR:START:END");
+  Slowdown s;
+  const double rank = number(parts[0], what);
+  if (!(rank >= 0 && rank < ranks) || rank != std::floor(rank))
+    throw hetlb::Error(fmt::format("{}: rank {} out of range; expected 0 to {}", what, parts[0], ranks - 1));
+  s.rank = static_cast<int>(rank);
+  s.factor = number(parts[1], what);
+  s.start = number(parts[2], what);
+  s.end = number(parts[3], what);
+  if (!(s.factor > 0) || !std::isfinite(s.factor))
+    throw hetlb::Error(fmt::format("{}: factor {}: expected a finite factor > 0", what, parts[1]));
+  if (!(s.start >= 0) || !std::isfinite(s.start))
+    throw hetlb::Error(fmt::format("{}: start {}: expected a non-negative number of seconds", what, parts[2]));
+  if (!(s.end > s.start) || !std::isfinite(s.end))
+    throw hetlb::Error(fmt::format("{}: end {} before its start {}; expected START < END", what, parts[3], parts[2]));
+  return s;
+}
+
+void check_slowdowns(const std::vector<Slowdown>& slowdowns) {
+  for (std::size_t i = 0; i < slowdowns.size(); ++i)
+    for (std::size_t j = i + 1; j < slowdowns.size(); ++j) {
+      const Slowdown& a = slowdowns[i];
+      const Slowdown& b = slowdowns[j];
+      if (a.rank == b.rank && a.start < b.end && b.start < a.end)
+        throw hetlb::Error(fmt::format("--slowdown: intervals {}-{} s and {}-{} s of rank {} overlap; expected "
+                                       "disjoint intervals on one rank",
+                                       a.start, a.end, b.start, b.end, a.rank));
+    }
+}
+
+Emulation::Emulation(std::vector<double> speeds, std::vector<Slowdown> slowdowns, int rank, double unit)
+    : active_(true) {
+  const double slowest = *std::min_element(speeds.begin(), speeds.end());
+  base_ = unit * slowest / speeds[static_cast<std::size_t>(rank)];
+  for (const Slowdown& s : slowdowns)
+    if (s.rank == rank) mine_.push_back(s);
+}
+
+double Emulation::cost(double elapsed) const {
+  for (const Slowdown& s : mine_)
+    if (elapsed >= s.start && elapsed < s.end) return base_ * s.factor;
+  return base_;
+}
+
+void Emulation::spend(double from, double start, double items) const {
+  const double until = from + items * cost(from - start);
+  for (double left = until - MPI_Wtime(); left > 0; left = until - MPI_Wtime()) {
+#ifdef HETLB_SMPI
+    smpi_usleep(static_cast<useconds_t>(left * 1e6 + 0.5));
+#else
+    std::this_thread::sleep_for(std::chrono::duration<double>(left));
+#endif
+  }
+}
+
+}  // namespace diffuse

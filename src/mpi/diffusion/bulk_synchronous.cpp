@@ -1,0 +1,173 @@
+// Bulk-synchronous mode of the diffusion runtime (docs/runtime.md, "End of the run"): the iteration
+// count is the clock. Every `sync_interval` calls of iteration_done() (an agreement call) each rank
+// contributes to a non-blocking sum over all ranks (the tree sum of the termination waves) of
+// (ranks not converged, ranks with whole items owed to a neighbour, ranks past the time limit); every
+// rank applies that result at the next agreement call, `sync_interval` calls later:
+//  - end: every rank converged (with end_on_convergence), or one past the time limit: every rank
+//    returns false from the same call;
+//  - hand-over: some rank owes whole items: every rank exchanges with each neighbour the count of
+//    items it owes it (netted per edge), then one data message (the net items, possibly none), inside
+//    the call. Items therefore move only
+//    inside an agreement call, and between two calls every item is held by exactly one rank.
+// Balancing decisions (control messages, Algorithm 3) go on asynchronously between agreement calls.
+// The only waits: the sum's completion and the neighbours' hand-over messages of the same call, i.e.
+// until the other ranks reach that call, which a program with a collective every step waits anyway.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "clock.hpp"
+#include "runtime.hpp"
+
+namespace hetlb::mpi::detail {
+
+namespace {
+constexpr int kTag = 7;        // data messages on data_ (activities.cpp)
+constexpr int kCountTag = 11;  // hand-over counts on data_
+}
+
+// A hand-over is wanted for a whole item owed, or for owed fractions that keep this rank's real load
+// out of the band (real load: they are released only at hand-overs).
+bool DiffusionRuntime::wants_handover() const {
+  if (state_->owed_total() > 0 && !tracker_->in_band(relative(state_->real()))) return true;
+  if (store.size() == 0) return false;
+  for (std::size_t p = 0; p < hood.neighbours.size(); ++p)
+    if (carry_[p] + state_->owed(static_cast<int>(p)) >= 1 - 1e-9) return true;
+  return false;
+}
+
+void DiffusionRuntime::bsp_start_wave() {
+  // Converged, and still in the band after this call's hand-over (nothing moves until the result).
+  wave_in_[0] = tracker_->converged(0) && tracker_->in_band(relative(state_->real())) ? 0 : 1;
+  wave_in_[1] = wants_handover() ? 1 : 0;
+  wave_in_[2] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
+  wave_in_[3] = 0;
+  wave_in_[4] = 0;
+  contribute_speed();
+  wave_ready_ = false;
+  wave_.start(wave_in_);
+  ++waves_started_;
+}
+
+// A short pause while waiting for other ranks (the machine may have fewer cores than ranks).
+void DiffusionRuntime::wait_a_little(std::unique_lock<std::mutex>& lock) {
+  lock.unlock();
+  pause_for(2e-5);
+  lock.lock();
+}
+
+void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
+  while (!wave_ready_) {
+    if (!threaded) poll();  // receiving and balancing go on; poll() moves the sum on
+    if (!wave_ready_ && wave_.active() && wave_.test(wave_out_)) wave_ready_ = true;
+    if (!wave_ready_) wait_a_little(lock);
+  }
+  wave_ready_ = false;
+}
+
+// A hand-over, on every rank at the same call. First each rank tells each neighbour how many whole
+// items it owes it, and the two counts of an edge are netted: only the side owing more sends, the
+// difference (items never cross on an edge, so block-partitioned data stays in blocks). Then each
+// neighbour gets exactly one data message (the amount released, then the items, possibly none), so a
+// receiver knows what to wait for; messages between two ranks do not overtake each other.
+void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
+  const std::size_t degree = hood.neighbours.size();
+  std::vector<double> amount(degree, 0.0), owe(degree, 0.0), owed_to_me(degree, 0.0);
+  std::vector<MPI_Request> count_requests(2 * degree, MPI_REQUEST_NULL);
+  std::size_t left_to_give = store.size();
+  for (std::size_t p = 0; p < degree; ++p) {
+    const double a = state_->release(static_cast<int>(p));
+    amount[p] = a > 0 ? a : 0.0;
+    carry_[p] += amount[p];
+    const double whole = std::max(0.0, std::floor(carry_[p] + 1e-9));
+    owe[p] = std::min(static_cast<double>(left_to_give), whole);
+    left_to_give -= static_cast<std::size_t>(owe[p]);
+    MPI_Irecv(&owed_to_me[p], 1, MPI_DOUBLE, hood.neighbours[p], kCountTag, data_, &count_requests[p]);
+    MPI_Isend(&owe[p], 1, MPI_DOUBLE, hood.neighbours[p], kCountTag, data_, &count_requests[degree + p]);
+  }
+  for (int done = 0;;) {
+    MPI_Testall(static_cast<int>(count_requests.size()), count_requests.data(), &done, MPI_STATUSES_IGNORE);
+    if (done) break;
+    if (!threaded) poll();
+    wait_a_little(lock);
+  }
+  for (std::size_t p = 0; p < degree; ++p) {
+    const auto give = static_cast<std::size_t>(std::max(0.0, owe[p] - owed_to_me[p]));
+    carry_[p] -= owe[p];  // netted: the neighbour's count comes off what this rank gives
+    std::vector<char> bytes(sizeof(double));
+    std::memcpy(bytes.data(), &amount[p], sizeof(double));
+    const std::size_t sent = store.pack_for(hood.neighbours[p], give, bytes);  // the application may choose
+    carry_[p] += static_cast<double>(give - sent);  // refused by choose(): still owed
+    moved_ += static_cast<double>(sent);
+    ++data_messages_;
+    ++data_to_[p];
+    send(data_, static_cast<int>(p), std::move(bytes));
+  }
+  std::vector<char> got(degree, 0);
+  for (std::size_t left = degree; left > 0;) {
+    bool any = false;
+    for (std::size_t p = 0; p < degree; ++p) {
+      if (got[p]) continue;
+      int flag = 0;
+      MPI_Status st;
+      MPI_Iprobe(hood.neighbours[p], kTag, data_, &flag, &st);
+      if (!flag) continue;
+      int count = 0;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      Incoming in;
+      in.slot = static_cast<int>(p);
+      in.bytes.resize(static_cast<std::size_t>(count));
+      MPI_Recv(in.bytes.data(), count, MPI_BYTE, hood.neighbours[p], kTag, data_, MPI_STATUS_IGNORE);
+      data_arrived(in);
+      got[p] = 1;
+      --left;
+      any = true;
+    }
+    if (left == 0) break;
+    if (!threaded) poll();
+    if (!any) wait_a_little(lock);
+  }
+  take_in();
+  reap();
+  ++handovers_;
+}
+
+bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
+  ++calls_;
+  if (!threaded) poll();
+  if (calls_ % options.sync_interval == 0) {
+    bsp_complete_wave(lock);
+    update_target();
+    const bool converged_everywhere = wave_out_[0] == 0 && options.end_on_convergence;
+    if (converged_everywhere || wave_out_[2] > 0) {
+      finish();
+      take_in();
+      return false;
+    }
+    if (wave_out_[1] > 0) handover(lock);
+    begin_iteration();
+    bsp_start_wave();
+    return true;
+  }
+  begin_iteration();
+  return true;
+}
+
+// stop() in bulk-synchronous mode: every rank calls it after the same number of iteration_done()
+// calls, so every rank has the same sum in progress; it is completed (its result dropped) and the
+// run closes. Ranks that disagree on the count (a misuse) still close without hanging: the ones behind
+// start the missing sums.
+void DiffusionRuntime::bsp_stop(std::unique_lock<std::mutex>& lock) {
+  long long most = 0;
+  MPI_Allreduce(&waves_started_, &most, 1, MPI_LONG_LONG, MPI_MAX, stop_);
+  if (!finished_) {
+    for (;;) {
+      if (wave_.active() || wave_ready_) bsp_complete_wave(lock);
+      if (waves_started_ >= most) break;
+      bsp_start_wave();
+    }
+    finish();
+  }
+}
+
+}  // namespace hetlb::mpi::detail

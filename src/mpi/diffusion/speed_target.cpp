@@ -1,0 +1,40 @@
+// The rank's convergence target (docs/runtime.md, "Speeds"): balanced by load, the average; balanced
+// by time, its speed-proportional share total x s_i / sum(s). Given speeds are known everywhere at
+// start(); measured ones are summed by every termination or agreement wave (with the count of ranks
+// that have measured theirs) and the share is updated from each wave's result once every rank has.
+// The convergence tracker works on load / target, so "in the band" is |load - target| <= tol x target.
+#include <limits>
+
+#include "runtime.hpp"
+
+namespace hetlb::mpi::detail {
+
+bool DiffusionRuntime::by_time() const { return options.balance == "time"; }
+
+void DiffusionRuntime::initial_target() {
+  target_ = average;
+  if (!by_time() || options.speeds.empty()) return;
+  double sum = 0;
+  for (double s : options.speeds) sum += s;
+  target_ = static_cast<double>(total_items_) * given_speed_ / sum;
+}
+
+void DiffusionRuntime::contribute_speed() {
+  const double s = by_time() ? speed() : 0.0;
+  wave_in_[5] = s;
+  wave_in_[6] = s > 0 ? 1 : 0;
+  contributed_speed_ = s;
+}
+
+void DiffusionRuntime::update_target() {
+  if (!by_time() || !options.speeds.empty()) return;
+  if (wave_out_[6] == size_ && wave_out_[5] > 0 && contributed_speed_ > 0)
+    target_ = static_cast<double>(total_items_) * contributed_speed_ / wave_out_[5];
+}
+
+double DiffusionRuntime::relative(double load) const {
+  if (target_ > 0) return load / target_;
+  return load == 0 ? 1.0 : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace hetlb::mpi::detail
