@@ -1,6 +1,7 @@
 // hetlb-peers-imbalance-figure OUT.svg|OUT.png TRACE.csv...: the iteration-time imbalance over time
 // (max over ranks of an iteration's computing time / the mean) of hetlb-peers-diffuse runs, one curve
-// per trace (--trace: date,imbalance), labelled by the file name after its "RANKS-SCENARIO-" prefix.
+// per trace (--trace: date,imbalance), labelled by the file name after its "RANKS-SCENARIO-" prefix (_ read as :).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
       std::string label = path.substr(path.find_last_of('/') + 1);
       label = label.substr(0, label.size() - 4);                 // .csv
       for (int dash = 0; dash < 2 && label.find('-') != std::string::npos; ++dash) label = label.substr(label.find('-') + 1);
+      std::replace(label.begin(), label.end(), '_', ':');  // zoltan_10: the policy zoltan:10
       const std::string block = "$t" + std::to_string(a);
       data += block + " << EOD\n";
       while (std::getline(in, line)) data += line + "\n";
