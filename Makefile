@@ -6,7 +6,8 @@
 #   make bench  deps + build + the benchmarks (tables for the README)
 #   make study  deps + build + the diffusion study in the background, in resumable pieces (examples/study/)
 #   make study-smoke  the study in miniature (seconds), summary and figures in build/study-smoke
-#   make compare-peers  deps + build + the static comparison with Zoltan, resumable (bench/peers/, docs/peers/)
+#   make compare-peers  deps + build + the static and dynamic comparisons with Zoltan, resumable (bench/peers/, docs/peers/)
+#   make compare-peers-dynamic  the dynamic comparison alone (nice; bench/peers/compare_dynamic.sh)
 
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
@@ -20,7 +21,7 @@ DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config \
   libtrilinos-zoltan-dev \
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-mpi4py python3-pytest
 
-.PHONY: deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers clean
+.PHONY: deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic clean
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -109,6 +110,10 @@ study-smoke: deps build
 # The comparison with Zoltan: its programs are built when libtrilinos-zoltan-dev was there at configure time.
 compare-peers: deps build
 	BUILD=$(BUILD) sh bench/peers/compare.sh
+	BUILD=$(BUILD) nice sh bench/peers/compare_dynamic.sh
+
+compare-peers-dynamic: deps build
+	BUILD=$(BUILD) nice sh bench/peers/compare_dynamic.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

@@ -78,6 +78,10 @@ Partitioner::Partitioner(MPI_Comm comm, const std::string& method, const std::ve
   Zoltan_Set_Obj_Size_Fn(zz_, &Callbacks::obj_size, this);
   Zoltan_Set_Pack_Obj_Fn(zz_, &Callbacks::pack, this);
   Zoltan_Set_Unpack_Obj_Fn(zz_, &Callbacks::unpack, this);
+  set_part_sizes(part_sizes);
+}
+
+void Partitioner::set_part_sizes(const std::vector<double>& part_sizes) {
   // Part sizes from speeds: global part numbers, weight index 0, relative sizes (Zoltan normalises).
   std::vector<int> ids(part_sizes.size()), weight_index(part_sizes.size(), 0);
   std::vector<float> sizes(part_sizes.size());
@@ -93,6 +97,8 @@ Partitioner::~Partitioner() {
 }
 
 void Partitioner::partition(const Objects& objects) {
+  Zoltan_LB_Free_Part(&imports_.gids, &imports_.lids, &imports_.procs, &imports_.parts);
+  Zoltan_LB_Free_Part(&exports_.gids, &exports_.lids, &exports_.procs, &exports_.parts);
   objects_ = &objects;
   int changes = 0, gid_entries = 0, lid_entries = 0;
   check(Zoltan_LB_Partition(zz_, &changes, &gid_entries, &lid_entries, &imports_.count, &imports_.gids, &imports_.lids,

@@ -48,7 +48,11 @@ class Partitioner {
   Partitioner(const Partitioner&) = delete;
   Partitioner& operator=(const Partitioner&) = delete;
 
-  // Zoltan_LB_Partition over this rank's `objects` (kept by reference until migrate()).
+  // Collective: new relative part sizes for the next partition() (the same Zoltan structure reused).
+  void set_part_sizes(const std::vector<double>& part_sizes);
+
+  // Zoltan_LB_Partition over this rank's `objects` (kept by reference until migrate()); the lists of a
+  // previous call are freed.
   void partition(const Objects& objects);
   const Lists& exports() const { return exports_; }
   const Lists& imports() const { return imports_; }

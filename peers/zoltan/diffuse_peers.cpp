@@ -1,0 +1,240 @@
+// hetlb-peers-diffuse: hetlb-diffuse's fixed-work application (its items, kernel and emulated unlike
+// ranks: examples/diffuse) under one balancing policy (--balancer, dynamic_balancers.hpp), for the
+// dynamic comparison with Zoltan (issue 33, docs/peers.md). Bulk-synchronous: every iteration each rank
+// computes every item it holds once, waits the emulated cost (--speeds, --slowdown), calls its balancer
+// (items move only there), and the ranks agree (MPI_Allgather) on the iteration's times. The run ends
+// after --work iterations; rank 0 checks by id that every item is held once, intact, processed exactly
+// --work times (exit 1 otherwise), and prints one CSV line.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <mpi.h>
+
+#include "dynamic_balancers.hpp"
+#include "emulation.hpp"
+#include "hetlb/diffusion/initial_load.hpp"
+#include "items.hpp"
+#include "number_checks.hpp"
+
+namespace {
+
+struct Options {
+  std::string balancer = "none", initial = "random", speeds, trace;
+  std::vector<std::string> slowdowns;
+  double ratio = 1, load_per_node = 30;
+  long work = 100;
+  std::size_t item_bytes = 1024;
+  unsigned long long seed = 1;
+  bool header = false, skip_one = false;
+};
+
+struct Run {
+  double time_to_solution = 0;
+  std::vector<double> dates, imbalance;
+  double balancer_seconds = 0;
+};
+
+constexpr const char* kHeader =
+    "ranks,balancer,initial,ratio,item_bytes,items,work,time_to_solution,items_moved,balancer_seconds_max,"
+    "balancer_seconds_mean,imbalance_mean,balancer_seconds_per_rank";
+
+// The verdict of rank 0's check, the same on every rank.
+std::string agreed(std::string text, MPI_Comm comm) {
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
+  return text;
+}
+
+// Every id 0..total-1 held once, its payload the one make_item gave, processed exactly `work` times.
+std::string check(const peers::ItemMap& items, std::uint64_t total, long work, std::size_t item_bytes, MPI_Comm comm) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<unsigned char> fresh(item_bytes);
+  std::vector<std::uint64_t> mine;  // id, times, intact
+  for (const auto& [id, bytes] : items) {
+    diffuse::make_item(id, {}, fresh.data(), item_bytes);
+    const auto* h = reinterpret_cast<const diffuse::ItemHeader*>(bytes.data());
+    mine.insert(mine.end(), {id, h->times, diffuse::payload_hash(bytes.data(), item_bytes) ==
+                                              diffuse::payload_hash(fresh.data(), item_bytes) ? 1u : 0u});
+  }
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(size)), displs(static_cast<std::size_t>(size), 0);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  int all = 0;
+  for (int r = 0; r < size; ++r) displs[static_cast<std::size_t>(r)] = all, all += counts[static_cast<std::size_t>(r)];
+  std::vector<std::uint64_t> every(rank == 0 ? static_cast<std::size_t>(all) : 0);
+  MPI_Gatherv(mine.data(), count, MPI_UINT64_T, every.data(), counts.data(), displs.data(), MPI_UINT64_T, 0, comm);
+  std::string verdict;
+  if (rank == 0) {
+    std::vector<int> seen(total, 0);
+    for (std::size_t k = 0; k + 2 < every.size(); k += 3) {
+      const std::uint64_t id = every[k], times = every[k + 1];
+      if (id >= total || seen[id]++ > 0) { verdict = "item " + std::to_string(id) + " held twice or unknown"; break; }
+      if (every[k + 2] != 1) { verdict = "item " + std::to_string(id) + " has a damaged payload"; break; }
+      if (times != static_cast<std::uint64_t>(work)) {
+        verdict = "item " + std::to_string(id) + " processed " + std::to_string(times) + " times, expected " + std::to_string(work);
+        break;
+      }
+    }
+    for (std::uint64_t id = 0; verdict.empty() && id < total; ++id)
+      if (seen[id] == 0) verdict = "item " + std::to_string(id) + " lost";
+  }
+  return agreed(verdict, comm);
+}
+
+int run(const Options& o, int rank, int size, MPI_Comm comm) {
+  // Checks first: the same arguments give the same error on every rank, before any collective.
+  const peers::BalancerChoice choice = peers::parse_balancer(o.balancer);
+  if (!(o.ratio > 0 && o.ratio <= 1e3)) throw std::invalid_argument("--ratio " + std::to_string(o.ratio) + ": expected a positive number of ms per item, at most 1000");
+  if (o.item_bytes < diffuse::kMinItemBytes)
+    throw std::invalid_argument("--item-bytes " + std::to_string(o.item_bytes) + ": expected at least " + std::to_string(diffuse::kMinItemBytes));
+  std::vector<double> speeds = o.speeds.empty() ? std::vector<double>(static_cast<std::size_t>(size), 1.0)
+                                                : diffuse::parse_speeds(o.speeds, size);
+  if (choice.kind == peers::BalancerChoice::Kind::Static && o.speeds.empty())
+    throw std::invalid_argument("--balancer static: expected --speeds (the plan's given speeds)");
+  std::vector<diffuse::Slowdown> slowdowns;
+  for (const std::string& s : o.slowdowns) slowdowns.push_back(diffuse::parse_slowdown(s, size));
+  diffuse::check_slowdowns(slowdowns);
+  const std::vector<double> loads = hetlb::diffusion::make_initial_load(o.initial, size, o.load_per_node, true, o.seed);
+
+  std::uint64_t total = 0, first = 0;
+  for (int r = 0; r < size; ++r) {
+    if (r == rank) first = total;
+    total += static_cast<std::uint64_t>(loads[static_cast<std::size_t>(r)]);
+  }
+  peers::ItemMap items;
+  for (std::uint64_t id = first; id < first + static_cast<std::uint64_t>(loads[static_cast<std::size_t>(rank)]); ++id) {
+    std::vector<unsigned char>& b = items[id];
+    b.resize(o.item_bytes);
+    diffuse::make_item(id, {}, b.data(), o.item_bytes);
+  }
+  const double unit = o.ratio * 1e-3;  // s per item on the slowest rank (hetlb-diffuse's emulation unit)
+  const diffuse::Emulation emulation(speeds, slowdowns, rank, unit);
+  peers::BalancerSettings settings;
+  settings.speeds = speeds;
+  settings.tau = static_cast<double>(total) / size * unit;
+  settings.item_bytes = o.item_bytes;
+  std::unique_ptr<peers::Balancer> balancer = peers::make_balancer(choice, settings, comm);
+
+  Run out;
+  MPI_Barrier(comm);
+  const double start = MPI_Wtime();
+  double t = MPI_Wtime();
+  balancer->start(items);
+  out.balancer_seconds += MPI_Wtime() - t;
+  std::vector<double> all(2 * static_cast<std::size_t>(size));
+  for (long iteration = 1;; ++iteration) {
+    const double from = MPI_Wtime();
+    double processed = 0;
+    for (auto& [id, bytes] : items) {
+      auto* h = reinterpret_cast<diffuse::ItemHeader*>(bytes.data());
+      if (h->times >= static_cast<std::uint64_t>(o.work)) continue;
+      if (o.skip_one && id == 0 && iteration == 1) continue;  // the check must see this
+      h->result = diffuse::compute(*h, id, nullptr, 0);
+      ++h->times;
+      ++processed;
+    }
+    emulation.spend(from, start, processed);
+    const double computed = MPI_Wtime() - from;
+    t = MPI_Wtime();
+    if (iteration < o.work) balancer->after_iteration(items, iteration, computed, processed);
+    out.balancer_seconds += MPI_Wtime() - t;
+    const double mine[2] = {computed, static_cast<double>(iteration < o.work)};
+    MPI_Allgather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, comm);
+    double longest = 0, sum = 0;
+    for (int r = 0; r < size; ++r) {
+      longest = std::max(longest, all[2 * static_cast<std::size_t>(r)]);
+      sum += all[2 * static_cast<std::size_t>(r)];
+    }
+    out.dates.push_back(MPI_Wtime() - start);
+    out.imbalance.push_back(sum > 0 ? longest / (sum / size) : 1.0);
+    if (iteration >= o.work) break;  // every item held has been processed once per iteration
+  }
+  out.time_to_solution = out.dates.back();
+  t = MPI_Wtime();
+  balancer->finish(items);
+  out.balancer_seconds += MPI_Wtime() - t;
+
+  const std::string verdict = check(items, total, o.work, o.item_bytes, comm);
+  std::uint64_t moved = 0;
+  MPI_Reduce(&balancer->received, &moved, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
+  std::vector<double> seconds(static_cast<std::size_t>(size));
+  MPI_Gather(&out.balancer_seconds, 1, MPI_DOUBLE, seconds.data(), 1, MPI_DOUBLE, 0, comm);
+  if (rank != 0) return verdict.empty() ? 0 : 1;
+  if (!verdict.empty()) {
+    std::fprintf(stderr, "hetlb-peers-diffuse: conservation check failed (%s): %s\n", o.balancer.c_str(), verdict.c_str());
+    return 1;
+  }
+  double imbalance = 0, max_seconds = 0, sum_seconds = 0;
+  for (double v : out.imbalance) imbalance += v;
+  std::string per_rank;
+  for (double s : seconds) {
+    max_seconds = std::max(max_seconds, s), sum_seconds += s;
+    per_rank += (per_rank.empty() ? "" : ";") + std::to_string(s);
+  }
+  if (!o.trace.empty()) {
+    std::ofstream f(o.trace);
+    f << "date,imbalance\n";
+    for (std::size_t k = 0; k < out.dates.size(); ++k) f << out.dates[k] << "," << out.imbalance[k] << "\n";
+    if (!f) throw std::runtime_error("--trace " + o.trace + ": cannot write");
+  }
+  if (o.header) std::cout << kHeader << "\n";
+  std::printf("%d,%s,%s,%g,%zu,%llu,%ld,%.6f,%llu,%.6f,%.6f,%.4f,%s\n", size, o.balancer.c_str(), o.initial.c_str(), o.ratio,
+              o.item_bytes, static_cast<unsigned long long>(total), o.work, out.time_to_solution,
+              static_cast<unsigned long long>(moved), max_seconds, sum_seconds / size,
+              imbalance / static_cast<double>(out.imbalance.size()), per_rank.c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  Options o;
+  CLI::App app{"hetlb-diffuse's fixed-work application under one balancing policy (hetlb or Zoltan)"};
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_option("--balancer", o.balancer, "none, static, besteffort1, besteffort2, makhoul (each optionally -vl), "
+                 "zoltan:P")->capture_default_str();
+  app.add_option("--speeds", o.speeds, "emulated relative speeds, one per rank (or a file; hetlb-diffuse's --speeds)");
+  app.add_option("--slowdown", o.slowdowns, "RANK:FACTOR:START:END (hetlb-diffuse's --slowdown)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--initial", o.initial, "single (all on rank 0) or random")->check(CLI::IsMember({"single", "random"}))
+      ->capture_default_str();
+  app.add_option("--load-per-node", o.load_per_node, "items / ranks")->capture_default_str()
+      ->check(hetlb::cli::whole_number<long>(1, 1000000));
+  app.add_option("--work", o.work, "iterations: every item processed this many times")->capture_default_str()
+      ->check(hetlb::cli::whole_number<long>(1, 1000000));
+  app.add_option("--ratio", o.ratio, "ms per item on the slowest rank (emulated by waiting)")->capture_default_str();
+  app.add_option("--item-bytes", o.item_bytes, "bytes per item")->capture_default_str();
+  app.add_option("--seed", o.seed, "seed of the random initial load")->capture_default_str();
+  app.add_option("--trace", o.trace, "CSV of the iteration-time imbalance over time (rank 0)");
+  app.add_flag("--header", o.header, "print the CSV header first");
+  app.add_flag("--skip-one", o.skip_one, "test: item 0 skips its first iteration (the check must fail)");
+  int code = 0;
+  try {
+    app.parse(argc, argv);
+    code = run(o, rank, size, MPI_COMM_WORLD);
+  } catch (const CLI::CallForHelp& e) {
+    code = rank == 0 ? app.exit(e) : 0;
+  } catch (const CLI::ParseError& e) {
+    if (rank == 0) std::fprintf(stderr, "hetlb-peers-diffuse: %s (see --help)\n", e.what());
+    code = 2;
+  } catch (const std::exception& e) {  // raised alike on every rank (checked before any collective)
+    if (rank == 0) std::fprintf(stderr, "hetlb-peers-diffuse: %s\n", e.what());
+    code = 2;
+  }
+  MPI_Finalize();
+  return code;
+}

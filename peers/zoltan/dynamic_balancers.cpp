@@ -1,0 +1,257 @@
+#include "dynamic_balancers.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+
+#include "hetlb/mpi/diffusion.hpp"
+#include "hetlb/scatter/solve.hpp"
+#include "zoltan_partition.hpp"
+
+namespace peers {
+
+BalancerChoice parse_balancer(const std::string& name) {
+  BalancerChoice c;
+  const auto bad = [&](const std::string& why) {
+    return std::invalid_argument("--balancer " + name + ": " + why);
+  };
+  if (name == "none") return c;
+  if (name == "static") {
+    c.kind = BalancerChoice::Kind::Static;
+    return c;
+  }
+  if (name.rfind("zoltan:", 0) == 0) {
+    const std::string p = name.substr(7);
+    long period = 0;
+    std::size_t used = 0;
+    try {
+      period = std::stol(p, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (p.empty() || used != p.size() || period < 1)
+      throw bad("expected zoltan:P with P a whole number of iterations >= 1");
+    c.kind = BalancerChoice::Kind::Zoltan;
+    c.period = period;
+    return c;
+  }
+  std::string base = name;
+  if (base.size() > 3 && base.compare(base.size() - 3, 3, "-vl") == 0) {
+    c.virtual_load = true;
+    base.resize(base.size() - 3);
+  }
+  c.kind = BalancerChoice::Kind::Hetlb;
+  if (base == "besteffort1" || base == "besteffort2") {
+    c.strategy = "besteffort";
+    c.k = base == "besteffort1" ? 1 : 2;
+  } else if (base == "makhoul") {
+    c.strategy = "makhoul";
+  } else {
+    throw bad("expected none, static, besteffort1, besteffort2, makhoul (each of the last three optionally "
+              "with -vl), or zoltan:P (P >= 1)");
+  }
+  return c;
+}
+
+namespace {
+
+class NoBalancer : public Balancer {
+ public:
+  void start(ItemMap&) override {}
+  void after_iteration(ItemMap&, long, double, double) override {}
+  void finish(ItemMap&) override {}
+};
+
+// hetlb's static plan: the exact integer split of RR-4770 for computation costs 1 / speed (no
+// communication cost), applied once by moving items in id order (MPI_Alltoallv).
+class StaticBalancer : public Balancer {
+ public:
+  StaticBalancer(const BalancerSettings& s, MPI_Comm comm) : settings_(s), comm_(comm) {}
+  void start(ItemMap& items) override {
+    int rank = 0, size = 0;
+    MPI_Comm_rank(comm_, &rank);
+    MPI_Comm_size(comm_, &size);
+    const auto p = static_cast<std::size_t>(size);
+    if (settings_.speeds.size() != p) throw std::invalid_argument("--balancer static: expected --speeds (the given speeds)");
+    // Current counts and the plan (every rank computes the same plan from the same numbers).
+    std::uint64_t mine = items.size();
+    std::vector<std::uint64_t> counts(p);
+    MPI_Allgather(&mine, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, comm_);
+    const std::uint64_t n = std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
+    hetlb::Platform platform;
+    platform.name = "emulated";
+    platform.items = static_cast<hetlb::Count>(n);
+    for (std::size_t r = 0; r < p; ++r)
+      platform.processors.push_back({"rank" + std::to_string(r), hetlb::CostFunction::linear(1.0 / settings_.speeds[r]),
+                                     hetlb::CostFunction{}, std::nullopt});
+    hetlb::scatter::Request request;
+    request.algorithm = hetlb::scatter::Algorithm::Exact;
+    request.items = static_cast<hetlb::Count>(n);
+    const hetlb::scatter::Result result = hetlb::scatter::plan_scatter(platform, request);
+    std::vector<std::uint64_t> target(p, 0);
+    for (std::size_t k = 0; k < result.problem.platform_index.size(); ++k)
+      target[result.problem.platform_index[k]] = static_cast<std::uint64_t>(result.plan.items[k]);
+    // Item j of the global order (rank, then id) goes to the rank whose target range holds j.
+    std::uint64_t first = 0;
+    for (int r = 0; r < rank; ++r) first += counts[static_cast<std::size_t>(r)];
+    std::vector<std::uint64_t> bound(p + 1, 0);
+    for (std::size_t r = 0; r < p; ++r) bound[r + 1] = bound[r] + target[r];
+    const std::size_t record = sizeof(std::uint64_t) + settings_.item_bytes;
+    std::vector<std::vector<unsigned char>> out(p);
+    std::uint64_t j = first;
+    for (auto it = items.begin(); it != items.end(); ++j) {
+      const auto dest = static_cast<std::size_t>(std::upper_bound(bound.begin(), bound.end(), j) - bound.begin() - 1);
+      if (dest == static_cast<std::size_t>(rank)) {
+        ++it;
+        continue;
+      }
+      std::vector<unsigned char>& b = out[dest];
+      const std::size_t at = b.size();
+      b.resize(at + record);
+      std::memcpy(b.data() + at, &it->first, sizeof(std::uint64_t));
+      std::memcpy(b.data() + at + sizeof(std::uint64_t), it->second.data(), settings_.item_bytes);
+      it = items.erase(it);
+    }
+    std::vector<int> send_counts(p), recv_counts(p), sdispl(p, 0), rdispl(p, 0);
+    for (std::size_t r = 0; r < p; ++r) send_counts[r] = static_cast<int>(out[r].size());
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm_);
+    std::vector<unsigned char> send, recv;
+    for (std::size_t r = 0; r < p; ++r) {
+      sdispl[r] = static_cast<int>(send.size());
+      send.insert(send.end(), out[r].begin(), out[r].end());
+    }
+    int total = 0;
+    for (std::size_t r = 0; r < p; ++r) rdispl[r] = total, total += recv_counts[r];
+    recv.resize(static_cast<std::size_t>(total));
+    MPI_Alltoallv(send.data(), send_counts.data(), sdispl.data(), MPI_BYTE, recv.data(), recv_counts.data(), rdispl.data(),
+                  MPI_BYTE, comm_);
+    for (std::size_t at = 0; at + record <= recv.size(); at += record) {
+      std::uint64_t id = 0;
+      std::memcpy(&id, recv.data() + at, sizeof id);
+      const unsigned char* b = recv.data() + at + sizeof id;
+      items[id].assign(b, b + settings_.item_bytes);
+      ++received;
+    }
+  }
+  void after_iteration(ItemMap&, long, double, double) override {}
+  void finish(ItemMap&) override {}
+
+ private:
+  BalancerSettings settings_;
+  MPI_Comm comm_;
+};
+
+// hetlb's diffusion runtime, bulk-synchronous, balancing by time with measured speeds; the items stay
+// in the program's map and move through the runtime's pack/unpack callbacks.
+class HetlbBalancer : public Balancer {
+ public:
+  HetlbBalancer(const BalancerChoice& c, const BalancerSettings& s, MPI_Comm comm) : item_bytes_(s.item_bytes) {
+    hetlb::mpi::DiffusionOptions o;
+    o.strategy = c.strategy;
+    o.k = c.k;
+    o.virtual_load = c.virtual_load;
+    o.bulk_synchronous = true;
+    o.end_on_convergence = false;  // the work ends the run
+    o.balance = "time";
+    o.min_balancing_period = s.tau;
+    o.min_computing_period = s.tau / 10;
+    callbacks_.size = [this](std::uint64_t) { return item_bytes_; };
+    callbacks_.pack = [this](std::uint64_t id, void* buffer) {
+      auto it = items_->find(id);
+      std::memcpy(buffer, it->second.data(), it->second.size());
+      items_->erase(it);
+    };
+    callbacks_.unpack = [this](std::uint64_t id, const void* buffer, std::size_t bytes) {
+      const auto* b = static_cast<const unsigned char*>(buffer);
+      (*items_)[id].assign(b, b + bytes);
+      ++received;
+    };
+    lb_ = std::make_unique<hetlb::mpi::Diffusion>(comm, o, callbacks_);
+  }
+  void start(ItemMap& items) override {
+    items_ = &items;
+    for (const auto& entry : items) lb_->add(entry.first);
+    lb_->start();
+  }
+  void after_iteration(ItemMap&, long, double computed, double) override {
+    if (!lb_->finished()) lb_->iteration_done(computed);
+  }
+  void finish(ItemMap&) override { lb_->stop(); }
+
+ private:
+  std::size_t item_bytes_;
+  ItemMap* items_ = nullptr;
+  hetlb::mpi::ItemCallbacks callbacks_;
+  std::unique_ptr<hetlb::mpi::Diffusion> lb_;
+};
+
+// Zoltan every P iterations: part sizes = the speeds measured since the last repartition (items per
+// second of computing); a rank that computed nothing since then reports none and gets the mean of the
+// others'. Method BLOCK: parts are consecutive runs of the objects in (rank, local id) order, so when
+// the sizes change little most items stay where they are.
+class ZoltanBalancer : public Balancer {
+ public:
+  ZoltanBalancer(long period, const BalancerSettings& s, MPI_Comm comm) : period_(period), item_bytes_(s.item_bytes), comm_(comm) {}
+  void start(ItemMap&) override {}
+  void after_iteration(ItemMap& items, long iteration, double computed, double processed) override {
+    seconds_ += computed;
+    processed_ += processed;
+    if ((iteration - 1) % period_ != 0) return;
+    int size = 0;
+    MPI_Comm_size(comm_, &size);
+    double mine = processed_ > 0 && seconds_ > 0 ? processed_ / seconds_ : -1;
+    std::vector<double> speeds(static_cast<std::size_t>(size));
+    MPI_Allgather(&mine, 1, MPI_DOUBLE, speeds.data(), 1, MPI_DOUBLE, comm_);
+    double sum = 0, known = 0;
+    for (double v : speeds)
+      if (v > 0) sum += v, ++known;
+    for (double& v : speeds)
+      if (!(v > 0)) v = known > 0 ? sum / known : 1.0;
+    seconds_ = processed_ = 0;
+
+    if (!zoltan_) zoltan_ = std::make_unique<Partitioner>(comm_, "BLOCK", speeds, "ALL");  // created once
+    else zoltan_->set_part_sizes(speeds);
+    Partitioner& zoltan = *zoltan_;
+    Objects objects;
+    for (const auto& entry : items) objects.ids.push_back(static_cast<ZOLTAN_ID_TYPE>(entry.first));
+    zoltan.partition(objects);
+    std::vector<std::uint64_t> left;
+    Migration m;
+    m.size = static_cast<int>(item_bytes_);
+    m.pack = [&](ZOLTAN_ID_TYPE lid, char* buf) {
+      const std::uint64_t id = objects.ids[lid];
+      std::memcpy(buf, items.at(id).data(), item_bytes_);
+      left.push_back(id);
+    };
+    m.unpack = [&](ZOLTAN_ID_TYPE gid, const char* buf) {
+      const auto* b = reinterpret_cast<const unsigned char*>(buf);
+      items[gid].assign(b, b + item_bytes_);
+      ++received;
+    };
+    zoltan.migrate(m);
+    for (std::uint64_t id : left) items.erase(id);
+  }
+  void finish(ItemMap&) override {}
+
+ private:
+  long period_;
+  std::size_t item_bytes_;
+  MPI_Comm comm_;
+  double seconds_ = 0, processed_ = 0;
+  std::unique_ptr<Partitioner> zoltan_;
+};
+
+}  // namespace
+
+std::unique_ptr<Balancer> make_balancer(const BalancerChoice& c, const BalancerSettings& s, MPI_Comm comm) {
+  switch (c.kind) {
+    case BalancerChoice::Kind::None: return std::make_unique<NoBalancer>();
+    case BalancerChoice::Kind::Static: return std::make_unique<StaticBalancer>(s, comm);
+    case BalancerChoice::Kind::Hetlb: return std::make_unique<HetlbBalancer>(c, s, comm);
+    case BalancerChoice::Kind::Zoltan: return std::make_unique<ZoltanBalancer>(c.period, s, comm);
+  }
+  return nullptr;
+}
+
+}  // namespace peers

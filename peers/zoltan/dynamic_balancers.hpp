@@ -1,0 +1,58 @@
+// The policies of the dynamic comparison with Zoltan (issue 33, dynamic half), run by
+// hetlb-peers-diffuse on hetlb-diffuse's items, kernel and emulated speeds: every rank holds its items
+// in a map (id -> bytes), computes each one once per iteration, then calls its balancer, which may move
+// items (always whole items at the iteration boundary, so every item is processed exactly --work times).
+//   none                 no balancing;
+//   static               hetlb's exact plan (RR-4770) from the given speeds, computed and applied once;
+//   besteffort1|besteffort2|makhoul[-vl]
+//                        hetlb's diffusion runtime, bulk-synchronous, balancing by time with measured
+//                        speeds (best effort k = 1 or 2, Makhoul; -vl: with virtual load);
+//   zoltan:P             after iteration 1 and then every P iterations, a synchronous repartition:
+//                        Zoltan_LB_Partition (method BLOCK) with part sizes (Zoltan_LB_Set_Part_Sizes)
+//                        the speeds each rank measured since the last one, and Zoltan_Migrate with
+//                        pack/unpack callbacks.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <mpi.h>
+
+namespace peers {
+
+using ItemMap = std::map<std::uint64_t, std::vector<unsigned char>>;
+
+struct BalancerChoice {
+  enum class Kind { None, Static, Hetlb, Zoltan } kind = Kind::None;
+  std::string strategy;  // Hetlb: besteffort or makhoul
+  double k = 1;
+  bool virtual_load = false;
+  long period = 0;  // Zoltan: P
+};
+
+// Throws std::invalid_argument "--balancer X: expected ..." for an unknown policy or P < 1.
+BalancerChoice parse_balancer(const std::string& name);
+
+struct BalancerSettings {
+  std::vector<double> speeds;  // given (static); one per rank
+  double tau = 1e-3;           // hetlb: minimum balancing period (the simulator's tau)
+  std::size_t item_bytes = 64;
+};
+
+class Balancer {
+ public:
+  virtual ~Balancer() = default;
+  // Collective; before the first iteration (items already in `items`).
+  virtual void start(ItemMap& items) = 0;
+  // Collective; after each iteration: `computed` s spent on `processed` items this iteration.
+  virtual void after_iteration(ItemMap& items, long iteration, double computed, double processed) = 0;
+  // Collective; after the last iteration.
+  virtual void finish(ItemMap& items) = 0;
+  std::uint64_t received = 0;  // items this rank received
+};
+
+std::unique_ptr<Balancer> make_balancer(const BalancerChoice& choice, const BalancerSettings& settings, MPI_Comm comm);
+
+}  // namespace peers
