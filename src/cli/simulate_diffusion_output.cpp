@@ -38,7 +38,16 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
       {"simulated_time", m.simulated_time},
       {"wall_seconds", m.wall_seconds},
       {"events_per_wall_second", m.wall_seconds > 0 ? static_cast<double>(r.events) / m.wall_seconds : 0.0},
+      {"speeds", c.speeds.empty() ? std::string("platform") : c.speeds},
+      {"node_speeds", r.speeds},
+      {"final_loads", r.final_loads},
+      {"target_loads", r.target_loads},
+      {"final_time_imbalance", r.final_time_imbalance},
   };
+  nlohmann::json slowdowns = nlohmann::json::array();
+  for (const auto& s : c.slowdowns)
+    slowdowns.push_back({{"node", s.node}, {"factor", s.factor}, {"start", s.start}, {"end", s.end}});
+  j["slowdowns"] = slowdowns;
   io::add_diffusion_metrics(j, m);
   return j;
 }
@@ -49,7 +58,7 @@ void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
       "platform", "nodes", "topology", "strategy", "k", "virtual_load", "integer", "initial", "ratio", "seed",
       "iterations", "tau", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date",
       "max_convergence_date", "data_transfer_amount", "initial_total_load", "final_total_load",
-      "load_spread_percent", "final_min_load", "final_max_load", "ctrl_messages", "data_messages",
+      "load_spread_percent", "final_min_load", "final_max_load", "final_time_imbalance", "ctrl_messages", "data_messages",
       "max_data_in_flight",
       "simulated_time", "wall_seconds", "events_per_wall_second"};
   // Simulated dates and durations say their unit; convergence dates also in tau (the paper's unit),

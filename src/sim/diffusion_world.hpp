@@ -80,9 +80,13 @@ struct World {
   double computed = 0;  // load computed by the iterations counted (Metrics::computed_load)
   std::vector<LoadSample> trace;
   double next_trace = 0;  // date of the trace activity's next sample
+  std::vector<double> speeds;  // each node's host speed (flop/s) without slowdowns
+  double slowdowns_end = 0;    // date the last slowdown ends (0: none); speeds are constant from then on
   double wall_start = 0, last_progress = 0;
 
   Message* make(const Message& m);
+  // Every node's held load and the time imbalance with the hosts' speeds now, dated `date`.
+  LoadSample sample(double date) const;
   void release(Message* m) { free_list.push_back(m); }
   void finish(double date);
 };

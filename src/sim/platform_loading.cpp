@@ -78,11 +78,13 @@ void check_route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, c
 }
 
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
-                                               int nodes) {
+                                               int nodes, const std::vector<double>& cluster_speeds) {
   if ((spec == "grid" || spec == "grid-real") && nodes > grid5000::total_hosts())  // as for a file too small
     throw Error(fmt::format("platform \"{}\": {} hosts for {} nodes; expected at least one host per node", spec,
                             grid5000::total_hosts(), nodes));
-  if (is_study_platform(spec))
+  if (!cluster_speeds.empty())  // host speeds are fixed once loaded: they are in the generated XML
+    load_text(engine, cluster_platform_xml(cluster_speeds));
+  else if (is_study_platform(spec))
     load_text(engine, study_platform_xml(spec, nodes));
   else
     load_file(engine, spec);

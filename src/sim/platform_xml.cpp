@@ -30,6 +30,18 @@ std::string cluster_platform_xml(int hosts) {
   return kHeader + cluster_tag("cluster", "node-", hosts, "") + "</platform>\n";
 }
 
+std::string cluster_platform_xml(const std::vector<double>& speeds) {
+  if (speeds.empty()) throw Error("cluster platform: 0 hosts; expected at least 1");
+  std::string xml = std::string(kHeader) + "<zone id=\"cluster\" routing=\"Cluster\">\n";
+  for (std::size_t i = 0; i < speeds.size(); ++i)
+    xml += fmt::format(
+        "  <host id=\"node-{0}\" speed=\"{1}f\"/>\n"
+        "  <link id=\"cluster_link_{0}\" bandwidth=\"125MBps\" latency=\"50us\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+        "  <host_link id=\"node-{0}\" up=\"cluster_link_{0}_UP\" down=\"cluster_link_{0}_DOWN\"/>\n",
+        i, speeds[i]);
+  return xml + "</zone>\n</platform>\n";
+}
+
 bool is_study_platform(const std::string& name) { return name == "cluster" || name == "grid" || name == "grid-real"; }
 
 std::string study_platform_xml(const std::string& name, int hosts) {

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "hetlb/diffusion/speed_inputs.hpp"
+#include "hetlb/diffusion/time_imbalance.hpp"
 #include "hetlb/error.hpp"
 
 namespace hetlb::diffusion {
@@ -59,6 +60,14 @@ TEST(SpeedInputs, Slowdowns) {
   ok.push_back(parse_slowdown("1:2:8:12"));
   EXPECT_EQ(refusal([&] { check_slowdowns(ok, 3); }),
             "--slowdown 1:3:5:9 and --slowdown 1:2:8:12: overlap on node 1; expected disjoint intervals on one node");
+}
+
+// max_i(x_i / s_i) / (sum x / sum s): 1 on speed-proportional shares, max / average with equal speeds.
+TEST(TimeImbalance, IsTheSlowestFinishOverTheBalancedOne) {
+  EXPECT_DOUBLE_EQ(time_imbalance({10, 20, 40}, {1, 2, 4}), 1.0);
+  EXPECT_DOUBLE_EQ(time_imbalance({10, 20, 30}, {1, 1, 1}), 30.0 / 20.0);
+  EXPECT_DOUBLE_EQ(time_imbalance({30, 30}, {1, 2}), (30.0 / 1) / (60.0 / 3));
+  EXPECT_DOUBLE_EQ(time_imbalance({0, 0}, {1, 2}), 1.0);
 }
 
 }  // namespace
