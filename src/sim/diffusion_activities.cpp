@@ -205,7 +205,8 @@ void balancing_activity(World& w, Node& n) {
       // A message equal to the last one sent to p (same load and acknowledgement, nothing announced)
       // would change nothing there: it is counted as skipped instead of simulated.
       const diffusion::Report& last = n.last_sent[p];
-      if (n.sent_any[p] && r.announced == 0 && r.load == last.load && r.accounted == last.accounted) {
+      if (n.sent_any[p] && r.announced == 0 && r.load == last.load && r.accounted == last.accounted &&
+          r.speed == last.speed) {
         ++w.ctrl_skipped;
         continue;
       }

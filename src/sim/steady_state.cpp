@@ -61,7 +61,7 @@ void fast_forward(World& w) {
     const double period = std::max(e, w.min_comp);
     const double first = n.iteration_recorded ? n.iteration_start + period + e : n.iteration_start + e;
     cadence.push_back({first, period});
-    if (!w.tracker.in_band(n.state.real())) {  // every record from the next one is out of the band
+    if (!w.tracker.in_band(n.id, n.state.real())) {  // every record from the next one is out of the band
       end = w.time_limit;
       continue;
     }
@@ -76,7 +76,7 @@ void fast_forward(World& w) {
     const std::uint64_t records = n.waiting ? 0 : dates_until(cadence[n.id].first, cadence[n.id].period, end);
     n.comp_iterations += records;
     w.computed += static_cast<double>(records) * n.state.real();
-    if (records > 0 && (w.tracker.streak(n.id) == 0 || !w.tracker.in_band(n.state.real()))) {
+    if (records > 0 && (w.tracker.streak(n.id) == 0 || !w.tracker.in_band(n.id, n.state.real()))) {
       // The next record starts a streak, or ends the running one: recorded as such, the rest extend it.
       w.tracker.record(n.id, n.state.real(), cadence[n.id].first);
       w.tracker.extend(n.id, static_cast<long>(records) - 1);

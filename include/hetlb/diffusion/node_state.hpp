@@ -28,12 +28,22 @@ struct Report {
   double load = 0;       // the sender's own view after its decision
   double announced = 0;  // virtual load: the transfer just decided for this neighbour
   double accounted = 0;  // cumulative amount from this neighbour that `load` includes
+  double speed = 1.0;    // the sender's speed (balance by time); 1 when speeds are not used
   bool operator==(const Report&) const = default;
 };
 
 class NodeState {
  public:
-  NodeState(double initial_load, int degree, bool virtual_load, Estimates estimates = Estimates::accounted);
+  // With Balance::time, decisions compare load / speed (balance_time) using `speed` for the node and
+  // the speeds its neighbours last reported (1.0 until a neighbour has reported).
+  NodeState(double initial_load, int degree, bool virtual_load, Estimates estimates = Estimates::accounted,
+            Balance balance = Balance::load, double speed = 1.0);
+
+  // The node's own speed, given or measured; must be finite and > 0 (hetlb::Error otherwise).
+  void set_speed(double speed);
+  double speed() const { return speed_; }
+  double neighbour_speed(int slot) const { return speeds_[slot]; }
+  Balance balance_kind() const { return balance_; }
 
   // Receiving activity.
   void control_received(int slot, const Report& report);
@@ -65,6 +75,9 @@ class NodeState {
  private:
   bool virtual_load_;
   Estimates estimates_kind_;
+  Balance balance_;
+  double speed_;
+  std::vector<double> speeds_;  // last speed reported by each neighbour
   double real_ = 0, pending_ = 0, virtual_ = 0;
   std::vector<double> known_, acked_, promised_, accounted_, owed_, last_decision_, estimates_;
 };

@@ -9,6 +9,10 @@ namespace hetlb::diffusion {
 
 enum class StrategyKind { none, simple, makhoul, besteffort };
 
+// What a strategy equalises: load units (the papers' model, every processor alike) or completion
+// time, a node's load divided by its speed (docs/simulation.md, "Balancing by time").
+enum class Balance { load, time };
+
 struct Strategy {
   StrategyKind kind = StrategyKind::besteffort;
   double k = 1.0;        // best effort: each computed transfer is divided by k (k >= 1)
@@ -21,6 +25,11 @@ struct Strategy {
 // "none", "simple", "makhoul", "besteffort"; throws hetlb::Error otherwise.
 StrategyKind parse_strategy(const std::string& name);
 std::string to_string(StrategyKind kind);
+// "load" or "time"; throws hetlb::Error otherwise.
+Balance parse_balance(const std::string& name);
+std::string to_string(Balance balance);
+// A speed must be finite and > 0; throws hetlb::Error naming `what` and the value otherwise.
+void check_speed(double speed, const std::string& what);
 
 // Real-load transfers smaller than this fraction of the sender's load are dropped by balance().
 inline constexpr double kNegligibleTransfer = 1e-9;
@@ -29,18 +38,36 @@ inline constexpr double kNegligibleTransfer = 1e-9;
 // load `load` whose neighbours are believed to hold `neighbours`.
 std::vector<double> balance(const Strategy& strategy, double load, const std::vector<double>& neighbours);
 
-// The real-valued rules, one file each.
-std::vector<double> simple_transfers(double load, const std::vector<double>& neighbours, bool residue_equal = false);
-std::vector<double> makhoul_transfers(double load, const std::vector<double>& neighbours);
-std::vector<double> best_effort_transfers(double load, const std::vector<double>& neighbours, double k);
+// The same decision in the time view: the node runs at `speed`, neighbour j at `neighbour_speeds[j]`
+// (each finite and > 0; only ratios matter). The rules compare load / speed and send load units
+// converted with the receiver's speed. With all speeds equal the result is bit-identical to balance().
+std::vector<double> balance_time(const Strategy& strategy, double load, double speed,
+                                 const std::vector<double>& neighbours, const std::vector<double>& neighbour_speeds);
+
+// The rules, one file each. `speeds` holds each neighbour's speed relative to the node's own
+// (s_j / s_i); empty means all equal, the papers' model. Loads stay in load units throughout.
+std::vector<double> simple_transfers(double load, const std::vector<double>& neighbours, bool residue_equal = false,
+                                     const std::vector<double>& speeds = {});
+std::vector<double> makhoul_transfers(double load, const std::vector<double>& neighbours,
+                                      const std::vector<double>& speeds = {});
+std::vector<double> best_effort_transfers(double load, const std::vector<double>& neighbours, double k,
+                                          const std::vector<double>& speeds = {});
 
 // Integer domain (DASUD's rules, see integer_transfers.cpp): rounds real transfers down; when all of
 // them round to 0, one unit goes to the least loaded neighbour if the node exceeds it by 2 units, or
 // by 1 unit while another neighbour exceeds it by 2 (the node's domain is unbalanced).
+// With `speeds` (relative, as above) the same rules are taken in time: see integer_transfers.cpp.
 std::vector<double> integer_transfers(double load, const std::vector<double>& neighbours,
-                                      const std::vector<double>& real_transfers);
+                                      const std::vector<double>& real_transfers, const std::vector<double>& speeds = {});
 
 // Neighbour indices sorted by non-decreasing known load, ties by index (deterministic).
 std::vector<int> order_by_load(const std::vector<double>& neighbours);
+
+// Neighbour j's completion time in the node's view: load / relative speed (load itself when `speeds`
+// is empty). Dividing by 1.0 is exact, so equal speeds give back the loads bit for bit.
+inline double time_of(const std::vector<double>& neighbours, const std::vector<double>& speeds, std::size_t j) {
+  return speeds.empty() ? neighbours[j] : neighbours[j] / speeds[j];
+}
+inline double speed_of(const std::vector<double>& speeds, std::size_t j) { return speeds.empty() ? 1.0 : speeds[j]; }
 
 }  // namespace hetlb::diffusion

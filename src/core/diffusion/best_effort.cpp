@@ -4,6 +4,12 @@
 // each j in S_i is sent s_ij = (xbar - x_j) / k. With k = 1 the node and all of S_i end at xbar.
 // Growing the prefix is monotone: once a neighbour is at or above the mean including it, every later
 // (more loaded) one is too, so a single pass finds S_i.
+//
+// Time view (docs/simulation.md, "Balancing by time"): with speeds r_j relative to the node's own,
+// neighbours are sorted by t_j = x_j / r_j, the mean is the common completion date
+//   T = (x_i + sum_{j in S_i} x_j) / (1 + sum_{j in S_i} r_j),
+// and s_ij = (T - t_j) r_j / k: with k = 1 the node and every j in S_i finish at T. T is a weighted
+// mean of the dates, so the single pass stays exact. With r_j = 1 every operation is today's.
 #include "hetlb/diffusion/strategy.hpp"
 #include "hetlb/error.hpp"
 
@@ -11,25 +17,32 @@
 
 namespace hetlb::diffusion {
 
-std::vector<double> best_effort_transfers(double load, const std::vector<double>& neighbours, double k) {
+std::vector<double> best_effort_transfers(double load, const std::vector<double>& neighbours, double k,
+                                          const std::vector<double>& speeds) {
   if (!(k >= 1.0)) throw Error(fmt::format("best effort: k = {}; expected k >= 1", k));
   std::vector<double> out(neighbours.size(), 0.0);
-  const std::vector<int> order = order_by_load(neighbours);
-  double sum = load;
+  std::vector<double> dates;
+  if (!speeds.empty()) {
+    dates.resize(neighbours.size());
+    for (std::size_t j = 0; j < neighbours.size(); ++j) dates[j] = time_of(neighbours, speeds, j);
+  }
+  const std::vector<double>& t = speeds.empty() ? neighbours : dates;
+  const std::vector<int> order = order_by_load(t);
+  double sum = load, weight = 1.0;
   std::size_t selected = 0;
   for (int j : order) {
-    const double x = neighbours[j];
-    if (!(x < load)) break;
-    const double mean = (sum + x) / static_cast<double>(selected + 2);
-    if (!(x < mean)) break;
-    sum += x;
+    if (!(t[j] < load)) break;
+    const double mean = (sum + neighbours[j]) / (weight + speed_of(speeds, j));
+    if (!(t[j] < mean)) break;
+    sum += neighbours[j];
+    weight += speed_of(speeds, j);
     ++selected;
   }
   if (selected == 0) return out;
-  const double mean = sum / static_cast<double>(selected + 1);
+  const double mean = sum / weight;
   for (std::size_t p = 0; p < selected; ++p) {
     const int j = order[p];
-    out[j] = (mean - neighbours[j]) / k;
+    out[j] = speeds.empty() ? (mean - neighbours[j]) / k : (mean - t[j]) * speeds[j] / k;
   }
   return out;
 }

@@ -13,6 +13,11 @@
 //     one unit per hop; it violates the ping-pong condition by design (as DASUD's instruction does).
 // A state where no rule fires has every domain (a node and its neighbours) within one unit, so any two
 // nodes are within ceil(diameter / 2) units of each other (docs/simulation.md, "Integer load").
+//
+// Time view (speeds r_j relative to the node's, dates t_j = y_j / r_j; the node's date is x): m and M
+// are the earliest and latest dates; rule 2 fires when one unit keeps the node's date at or above m's,
+// x - 1 >= t_m + 1 / r_m; rule 3 when x - 1 >= t_m and one unit from M would keep M at or above m,
+// t_M - 1 / r_M >= t_m + 1 / r_m. With r = 1 these are the conditions above, as the same operations.
 #include <cmath>
 
 #include "hetlb/diffusion/strategy.hpp"
@@ -20,7 +25,7 @@
 namespace hetlb::diffusion {
 
 std::vector<double> integer_transfers(double load, const std::vector<double>& neighbours,
-                                      const std::vector<double>& real_transfers) {
+                                      const std::vector<double>& real_transfers, const std::vector<double>& speeds) {
   std::vector<double> out(real_transfers.size(), 0.0);
   bool any = false;
   for (std::size_t j = 0; j < out.size(); ++j) {
@@ -29,12 +34,19 @@ std::vector<double> integer_transfers(double load, const std::vector<double>& ne
   }
   if (any || neighbours.empty() || load < 1) return out;
   int least = 0, most = 0;
+  double t_least = time_of(neighbours, speeds, 0), t_most = t_least;
   for (int j = 1; j < static_cast<int>(neighbours.size()); ++j) {
-    if (neighbours[j] < neighbours[least]) least = j;
-    if (neighbours[j] > neighbours[most]) most = j;
+    const double t = time_of(neighbours, speeds, j);
+    if (t < t_least) least = j, t_least = t;
+    if (t > t_most) most = j, t_most = t;
   }
-  const double gap = load - neighbours[least];
-  if (gap >= 2.0 || (gap >= 1.0 && neighbours[most] - neighbours[least] >= 2.0)) out[least] = 1.0;
+  const double gap = load - t_least;
+  if (speeds.empty()) {
+    if (gap >= 2.0 || (gap >= 1.0 && t_most - t_least >= 2.0)) out[least] = 1.0;
+    return out;
+  }
+  const double unit_least = 1.0 / speeds[least], unit_most = 1.0 / speeds[most];
+  if (gap >= 1.0 + unit_least || (gap >= 1.0 && t_most - t_least >= unit_most + unit_least)) out[least] = 1.0;
   return out;
 }
 

@@ -18,13 +18,26 @@ Estimates parse_estimates(const std::string& name) {
 
 std::string to_string(Estimates e) { return e == Estimates::accounted ? "accounted" : "reported"; }
 
-NodeState::NodeState(double initial_load, int degree, bool virtual_load, Estimates estimates)
-    : virtual_load_(virtual_load), estimates_kind_(estimates), real_(initial_load), virtual_(initial_load),
+NodeState::NodeState(double initial_load, int degree, bool virtual_load, Estimates estimates, Balance balance,
+                     double speed)
+    : virtual_load_(virtual_load), estimates_kind_(estimates), balance_(balance), speed_(speed),
+      speeds_(degree, 1.0), real_(initial_load), virtual_(initial_load),
       known_(degree, std::numeric_limits<double>::infinity()), acked_(degree, 0.0), promised_(degree, 0.0),
-      accounted_(degree, 0.0), owed_(degree, 0.0), last_decision_(degree, 0.0), estimates_(degree, 0.0) {}
+      accounted_(degree, 0.0), owed_(degree, 0.0), last_decision_(degree, 0.0), estimates_(degree, 0.0) {
+  check_speed(speed, "node speed");
+}
+
+void NodeState::set_speed(double speed) {
+  check_speed(speed, "node speed");
+  speed_ = speed;
+}
 
 void NodeState::control_received(int slot, const Report& r) {
   known_[slot] = r.load;
+  if (balance_ == Balance::time) {
+    check_speed(r.speed, "reported neighbour speed");
+    speeds_[slot] = r.speed;
+  }
   acked_[slot] = r.accounted;
   if (virtual_load_ && r.announced > 0) {
     virtual_ += r.announced;
@@ -72,12 +85,14 @@ bool NodeState::heard_from_all() const {
 std::vector<double> NodeState::plan(const Strategy& strategy) const {
   std::vector<double> est(known_.size());
   for (int p = 0; p < degree(); ++p) est[p] = estimate(p);
+  if (balance_ == Balance::time) return balance_time(strategy, own_view(), speed_, est, speeds_);
   return balance(strategy, own_view(), est);
 }
 
 const std::vector<double>& NodeState::decide(const Strategy& strategy) {
   for (int p = 0; p < degree(); ++p) estimates_[p] = estimate(p);
-  last_decision_ = balance(strategy, own_view(), estimates_);
+  last_decision_ = balance_ == Balance::time ? balance_time(strategy, own_view(), speed_, estimates_, speeds_)
+                                             : balance(strategy, own_view(), estimates_);
   for (int p = 0; p < degree(); ++p) {
     const double t = last_decision_[p];
     if (!(t > 0)) continue;
@@ -89,7 +104,7 @@ const std::vector<double>& NodeState::decide(const Strategy& strategy) {
 }
 
 Report NodeState::report(int slot) const {
-  return Report{own_view(), virtual_load_ ? last_decision_[slot] : 0.0, accounted_[slot]};
+  return Report{own_view(), virtual_load_ ? last_decision_[slot] : 0.0, accounted_[slot], speed_};
 }
 
 }  // namespace hetlb::diffusion

@@ -6,23 +6,31 @@
 // With `residue_equal`, "less loaded" means by at least kNegligibleTransfer of x_i: a neighbour lighter
 // by floating-point residue only no longer bounds s to that residue (the draft's deadlock, Section 2,
 // where it comes from rounding rather than from the loads).
+//
+// Time view: "less loaded" compares dates t_j = x_j / r_j; the half difference becomes the amount after
+// which the node and vmin finish together, (t_i - t_vmin) / (1 + 1 / r_vmin), and the ping-pong bound
+// keeps the node's date at or above every lighter neighbour's: s <= t_i - t_vmax (both in load units
+// of the node, whose relative speed is 1). With r = 1 these are the two expressions above.
 #include <algorithm>
 
 #include "hetlb/diffusion/strategy.hpp"
 
 namespace hetlb::diffusion {
 
-std::vector<double> simple_transfers(double load, const std::vector<double>& neighbours, bool residue_equal) {
+std::vector<double> simple_transfers(double load, const std::vector<double>& neighbours, bool residue_equal,
+                                     const std::vector<double>& speeds) {
   std::vector<double> out(neighbours.size(), 0.0);
   const double lighter_than = residue_equal ? load - kNegligibleTransfer * load : load;
   int vmin = -1, vmax = -1;
+  double tmin = 0, tmax = 0;
   for (int j = 0; j < static_cast<int>(neighbours.size()); ++j) {
-    if (!(neighbours[j] < lighter_than)) continue;
-    if (vmin < 0 || neighbours[j] < neighbours[vmin]) vmin = j;
-    if (vmax < 0 || neighbours[j] > neighbours[vmax]) vmax = j;
+    const double t = time_of(neighbours, speeds, j);
+    if (!(t < lighter_than)) continue;
+    if (vmin < 0 || t < tmin) vmin = j, tmin = t;
+    if (vmax < 0 || t > tmax) vmax = j, tmax = t;
   }
   if (vmin < 0) return out;
-  out[vmin] = std::min((load - neighbours[vmin]) / 2.0, load - neighbours[vmax]);
+  out[vmin] = std::min((load - tmin) / (1.0 + 1.0 / speed_of(speeds, vmin)), load - tmax);
   return out;
 }
 

@@ -11,7 +11,7 @@ namespace hetlb::mpi::detail {
 
 namespace {
 constexpr int kTag = 7;
-static_assert(sizeof(diffusion::Report) == 3 * sizeof(double));
+static_assert(sizeof(diffusion::Report) == 4 * sizeof(double));
 }  // namespace
 
 void DiffusionRuntime::send(MPI_Comm comm, int slot, std::vector<char> bytes) {
@@ -33,12 +33,12 @@ bool DiffusionRuntime::receive_control(int source, bool blocking) {
   MPI_Status st;
   diffusion::Report r;
   if (blocking) {
-    MPI_Recv(&r, 3, MPI_DOUBLE, source, kTag, ctrl_, &st);
+    MPI_Recv(&r, 4, MPI_DOUBLE, source, kTag, ctrl_, &st);
   } else {
     int flag = 0;
     MPI_Iprobe(source, kTag, ctrl_, &flag, &st);
     if (!flag) return false;
-    MPI_Recv(&r, 3, MPI_DOUBLE, st.MPI_SOURCE, kTag, ctrl_, &st);
+    MPI_Recv(&r, 4, MPI_DOUBLE, st.MPI_SOURCE, kTag, ctrl_, &st);
   }
   const int slot = slot_of(st.MPI_SOURCE);
   ++ctrl_from_[slot];
@@ -131,7 +131,8 @@ void DiffusionRuntime::balance() {
   for (std::size_t p = 0; p < hood.neighbours.size(); ++p) {
     const diffusion::Report r = state_->report(static_cast<int>(p));
     const diffusion::Report& last = last_sent_[p];
-    if (sent_any_[p] && r.announced == 0 && r.load == last.load && r.accounted == last.accounted) {
+    if (sent_any_[p] && r.announced == 0 && r.load == last.load && r.accounted == last.accounted &&
+        r.speed == last.speed) {
       ++ctrl_skipped_;
       continue;
     }
