@@ -26,6 +26,7 @@ struct Options {
   std::string strategy = "besteffort";
   std::string estimates = "accounted";
   std::string lb_phase = "aligned";
+  std::string balance = "load";
   bool exact_end = false;
   std::string format = "table";
   std::string trace, plot;
@@ -42,6 +43,7 @@ void run(Options& o) {
   o.config.estimates = diffusion::parse_estimates(o.estimates);
   o.config.lb_phase = diffusion::parse_balancing_phase(o.lb_phase);
   o.config.fast_forward = !o.exact_end;
+  o.config.balance = diffusion::parse_balance(o.balance);
   o.config.slowdowns.clear();
   for (const std::string& text : o.slowdowns) o.config.slowdowns.push_back(diffusion::parse_slowdown(text));
   // Outputs are checked before a simulation that may be long.
@@ -91,6 +93,10 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--platform", c.platform,
                   "cluster, grid (the study's Grid'5000 subset), grid-real (its real speeds and links), or a SimGrid "
                   "XML platform file")
+      ->capture_default_str();
+  sub->add_option("--balance", o->balance,
+                  "what the strategies equalise: load (units, the papers' model) or time (load / host speed; "
+                  "convergence to speed-proportional shares)")
       ->capture_default_str();
   sub->add_option("--speeds", c.speeds,
                   "cluster: node i's host at s_i Gflop/s, from a list (1,1,2,4), a file of relative speeds (one per "

@@ -38,6 +38,7 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
       {"simulated_time", m.simulated_time},
       {"wall_seconds", m.wall_seconds},
       {"events_per_wall_second", m.wall_seconds > 0 ? static_cast<double>(r.events) / m.wall_seconds : 0.0},
+      {"balance", diffusion::to_string(c.balance)},
       {"speeds", c.speeds.empty() ? std::string("platform") : c.speeds},
       {"node_speeds", r.speeds},
       {"final_loads", r.final_loads},
@@ -55,7 +56,7 @@ nlohmann::json diffusion_json(const sim::DiffusionConfig& c, const sim::Diffusio
 void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
   // nlohmann::json objects iterate in key order; print in the order a reader wants instead.
   static const char* const keys[] = {
-      "platform", "nodes", "topology", "strategy", "k", "virtual_load", "integer", "initial", "ratio", "seed",
+      "platform", "nodes", "topology", "strategy", "k", "virtual_load", "integer", "balance", "initial", "ratio", "seed",
       "iterations", "tau", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date",
       "max_convergence_date", "data_transfer_amount", "initial_total_load", "final_total_load",
       "load_spread_percent", "final_min_load", "final_max_load", "final_time_imbalance", "ctrl_messages", "data_messages",

@@ -187,6 +187,7 @@ void balancing_activity(World& w, Node& n) {
     n.news = false;
     for (; !n.ctrl_fifo.empty(); n.ctrl_fifo.pop_front())
       n.state.control_received(n.ctrl_fifo.front().slot, n.ctrl_fifo.front().report);
+    if (w.config.balance == diffusion::Balance::time) n.state.set_speed(current_speed(n.host) / kGigaflops);
     DecisionEvent event;
     if (observer) event.own_before = n.state.own_view();
     const std::vector<double>& t = n.state.decide(w.config.strategy);

@@ -116,13 +116,22 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   w.config.trace_interval = trace_interval;
   for (const s4u::Host* h : node_hosts) w.speeds.push_back(h->get_speed());
   w.slowdowns_end = detail::apply_slowdowns(config.slowdowns, node_hosts);
-  w.tracker = diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
+  std::vector<double> speeds;  // Gflop/s, without slowdowns
+  for (const s4u::Host* h : node_hosts) speeds.push_back(h->get_speed() / detail::kGigaflops);
+  // Balancing by time, each node aims at its speed-proportional share of the total.
+  const std::vector<double> targets = config.balance == diffusion::Balance::time
+                                          ? diffusion::target_shares(total, speeds)
+                                          : std::vector<double>(static_cast<std::size_t>(n), average);
+  w.tracker = config.balance == diffusion::Balance::time
+                  ? diffusion::ConvergenceTracker(targets, config.convergence_iterations)
+                  : diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
   w.drained = s4u::ConditionVariable::create();
   w.drain_mutex = s4u::Mutex::create();
   w.flops_per_unit = config.ratio * kUnitFlopsPerRatio;
   w.nodes.reserve(n);
   for (int i = 0; i < n; ++i) {
-    Node& node = w.nodes.emplace_back(i, static_cast<int>(topology.neighbours[i].size()), initial[i], config);
+    Node& node = w.nodes.emplace_back(i, static_cast<int>(topology.neighbours[i].size()), initial[i], config,
+                                      speeds[static_cast<std::size_t>(i)]);
     node.host = hosts[host_of[i]];
     node.ctrl_box = s4u::Mailbox::by_name(fmt::format("ctrl-{}", i));
     node.data_box = s4u::Mailbox::by_name(fmt::format("data-{}", i));
@@ -153,6 +162,8 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
     s4u::Actor::create("steady-state", hosts.front(), [&w] { detail::steady_state_activity(w); })->daemonize();
   if (w.config.trace_interval > 0)
     s4u::Actor::create("trace", hosts.front(), [&w] { detail::trace_activity(w); })->daemonize();
+  if (config.balance == diffusion::Balance::time && !config.slowdowns.empty())
+    s4u::Actor::create("speed-changes", hosts.front(), [&w] { detail::speed_change_activity(w); })->daemonize();
 
   static std::uint64_t dates = 0;  // one engine per process
   s4u::Engine::on_time_advance_cb([](double) { ++dates; });
@@ -170,7 +181,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   r.trace = std::move(w.trace);
   if (w.config.trace_interval > 0) r.trace.push_back(w.sample(w.finish_date));
   r.speeds = w.speeds;
-  r.target_loads.assign(static_cast<std::size_t>(n), average);
+  r.target_loads = targets;
   diffusion::Metrics& m = r.metrics;
   double idle = 0, sum_dates = 0, max_date = 0;
   for (const Node& node : w.nodes) {

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <simgrid/kernel/ProfileBuilder.hpp>
 
+#include "diffusion_world.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/sim/grid5000.hpp"
 
@@ -63,6 +64,29 @@ double apply_slowdowns(const std::vector<diffusion::Slowdown>& slowdowns,
         simgrid::kernel::profile::ProfileBuilder::from_string(fmt::format("slowdown-{}", node), text, -1));
   }
   return last;
+}
+
+// Balancing by time, a node's own speed change is news to its balancing activity (which may be parked
+// until a message arrives): it is woken at each date a slowdown starts or ends, and decides at its
+// next period on the new speed.
+void speed_change_activity(World& w) {
+  std::vector<std::pair<double, int>> changes;
+  for (const auto& s : w.config.slowdowns) {
+    changes.emplace_back(s.start, s.node);
+    changes.emplace_back(s.end, s.node);
+  }
+  std::sort(changes.begin(), changes.end());
+  for (const auto& [date, node] : changes) {
+    const double left = date - simgrid::s4u::Engine::get_clock();
+    if (left > 0) simgrid::s4u::this_actor::sleep_for(left);
+    if (w.finished) return;
+    Node& n = w.nodes[static_cast<std::size_t>(node)];
+    n.news = true;
+    if (n.parked) {
+      n.parked = false;
+      n.balancer->resume();
+    }
+  }
 }
 
 }  // namespace hetlb::sim::detail

@@ -19,6 +19,9 @@ std::vector<double> cluster_speeds(const DiffusionConfig& c, int nodes);
 double apply_slowdowns(const std::vector<diffusion::Slowdown>& slowdowns,
                        const std::vector<simgrid::s4u::Host*>& node_hosts);
 
+// Speeds handed to the strategies are in Gflop/s (only their ratios matter; 1 on the study's platforms).
+inline constexpr double kGigaflops = 1e9;
+
 // A host's speed at the current date: its peak speed times its profile's current factor.
 inline double current_speed(const simgrid::s4u::Host* h) { return h->get_speed() * h->get_available_speed(); }
 

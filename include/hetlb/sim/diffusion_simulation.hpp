@@ -56,6 +56,9 @@ struct DiffusionConfig {
   // or, on the cluster, node i's host at s_i Gflop/s from a list ("1,2,4"), a file of relative speeds,
   // or the named spread "grid-real" (the real subset's speeds, divided by their mean).
   std::string speeds;
+  // What the strategies equalise: load units (the papers' model) or time, load / the host's speed
+  // (docs/simulation.md, "Balance by time"); the convergence targets follow (speed-proportional shares).
+  diffusion::Balance balance = diffusion::Balance::load;
   // Node i's host speed divided by a factor during an interval (SimGrid speed profiles).
   std::vector<diffusion::Slowdown> slowdowns;
   std::function<void(const DecisionEvent&)> on_decision;  // called at every decision when set
