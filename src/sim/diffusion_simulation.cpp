@@ -11,10 +11,10 @@
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/run_scale.hpp"
+#include "hetlb/diffusion/time_imbalance.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/sim/platform.hpp"
-#include "hetlb/diffusion/time_imbalance.hpp"
 #include "platform_loading.hpp"
 #include "unlike_speeds.hpp"
 
