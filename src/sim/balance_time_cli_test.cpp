@@ -168,6 +168,23 @@ TEST(BalanceTime, FollowsASlowdown) {
   }
 }
 
+// The end of the streaks is computed only after the last slowdown: the same metrics as simulated.
+TEST(BalanceTime, ComputedEndAfterASlowdownIsTheSimulatedOne) {
+  const std::string run = "--nodes 16 --topology torus --initial random --balance time --iterations 100 "
+                          "--slowdown 3:3:5:20";
+  const json computed = run_json(run), simulated = run_json(run + " --simulate-streaks");
+  ASSERT_TRUE(computed["streaks_computed"].get<bool>());
+  EXPECT_FALSE(simulated["streaks_computed"].get<bool>());
+  EXPECT_GT(computed["max_convergence_date"].get<double>(), 20);  // the slowdown broke the streaks
+  for (const char* metric : {"max_convergence_date", "avg_convergence_date", "data_transfer_amount", "simulated_time",
+                             "avg_idle_time"})
+    EXPECT_NEAR(computed[metric].get<double>(), simulated[metric].get<double>(),
+                1e-9 * simulated[metric].get<double>())
+        << metric;
+  for (const char* count : {"data_messages", "computing_iterations", "converged_nodes"})
+    EXPECT_EQ(computed[count], simulated[count]) << count;
+}
+
 void expect_refused(const std::string& args, const std::string& fragment) {
   const std::string csv = tmp("refused.csv");
   std::remove(csv.c_str());
