@@ -71,10 +71,11 @@ void run(Options& o) {
       imbalance.push_back(s.time_imbalance);
     }
     plot::render_load_curves(dates, loads, r.metrics.initial_total_load / static_cast<double>(r.final_loads.size()),
-                             fmt::format("{}{}{}, {} nodes ({}), {}", o.strategy,
+                             fmt::format("{}{}{}, {} nodes ({}), {}{}", o.strategy,
                                          o.strategy == "besteffort" ? fmt::format(" k={}", config.strategy.k) : "",
                                          config.virtual_load ? " + virtual load" : "", r.final_loads.size(),
-                                         r.topology_name, config.strategy.integer ? "integer" : "real"),
+                                         r.topology_name, config.strategy.integer ? "integer" : "real",
+                                         config.balance == diffusion::Balance::time ? ", balanced by time" : ""),
                              o.plot, imbalance);
   }
   const nlohmann::json j = diffusion_json(config, r);
