@@ -6,6 +6,7 @@
 #   make bench  deps + build + the benchmarks (tables for the README)
 #   make study  deps + build + the diffusion study in the background, in resumable pieces (examples/study/)
 #   make study-smoke  the study in miniature (seconds), summary and figures in build/study-smoke
+#   make compare-peers  deps + build + the static comparison with Zoltan, resumable (bench/peers/, docs/peers/)
 
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
@@ -15,9 +16,11 @@ DEMO  ?= $(BUILD)/demo
 DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev \
   libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
-  libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox gfortran python3
+  libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox gfortran python3 \
+  libtrilinos-zoltan-dev \
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-mpi4py python3-pytest
 
-.PHONY: deps build test test-main test-asan fuzz demo bench study study-smoke clean
+.PHONY: deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers clean
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -82,6 +85,7 @@ bench: deps build
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-scatter-bench
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-diffusion-bench
 	DIFFUSE=$(BUILD)/bin/hetlb-diffuse bench/termination_latency.sh 5
+	bench/matvec_makespan.sh $(BUILD)
 
 # The study runs for hours: in the background, in pieces of PIECE_SECONDS; `make study` again resumes it.
 # Every summary is rewritten after every piece (examples/study/summaries.sh), ready to commit with the rows.
@@ -101,6 +105,10 @@ study-smoke: deps build
 	@mkdir -p $(BUILD)/study-smoke
 	$(BUILD)/bin/hetlb campaign examples/study/smoke.json -j $(JOBS) --results $(BUILD)/study-smoke/smoke.csv \
 	  --ranks $(BUILD)/study-smoke/ranks.csv --plot $(BUILD)/study-smoke/smoke.svg | tee $(BUILD)/study-smoke/smoke.md
+
+# The comparison with Zoltan: its programs are built when libtrilinos-zoltan-dev was there at configure time.
+compare-peers: deps build
+	BUILD=$(BUILD) sh bench/peers/compare.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN)

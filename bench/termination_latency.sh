@@ -1,5 +1,5 @@
 #!/bin/sh
-# Time from the last rank converging to every rank returning, in balancing periods (docs/mpi.md):
+# Time from the last rank converging to every rank returning, in balancing periods (docs/validation.md, "Tests and overhead"):
 #   bench/termination_latency.sh [RUNS]   (default 5; median per configuration)
 # Each configuration runs hetlb-diffuse RUNS times on 4 ranks with a 10 ms balancing period.
 set -eu

@@ -6,8 +6,9 @@
 
 namespace hetlb {
 
-// "" when `path` is a readable file (or a named pipe), else "no such file", "is a directory", "is not a
-// regular file" (a device or a socket) or "cannot be read (<the system's reason>)".
+// "" when `path` is a readable regular file (or a pipe of the process's own: /dev/stdin, a shell's
+// process substitution /dev/fd/N), else "no such file", "is a directory", "is not a regular file" (a
+// device, a named pipe or a socket) or "cannot be read (<the system's reason>)".
 std::string unreadable_reason(const std::string& path);
 
 }  // namespace hetlb

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <cstddef>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -16,18 +17,49 @@ namespace hetlb {
 std::filesystem::path output_target(const std::string& path);
 
 // "" when a file can be written at `path` (created, or replaced in its folder), else "no file name",
-// "is a directory", "its folder does not exist", "its folder is not a directory" or "cannot write in its
-// folder (<the system's reason>)". Devices and pipes (/dev/stdout) are written as they are: "".
+// "is a directory", "is not a regular file" (a device, a named pipe or a socket: /dev/zero, /dev/full,
+// a FIFO), "its folder does not exist", "its folder is not a directory" or "cannot write in its folder
+// (<the system's reason>)". Two files that are not regular are written as they are: /dev/null, and the
+// process's own standard output or error (/dev/stdout, a pipe the user chose).
 std::string unwritable_reason(const std::string& path);
 
 // Throws Error "OPTION "PATH": REASON; expected a writable path" when unwritable_reason is not "".
 void check_writable(const std::string& option, const std::string& path);
 
-// Writes `path` through a temporary file beside output_target(path), renamed into place once whole:
-// a failure leaves the old file (or none) and no temporary file. A device or pipe is written
-// directly. Throws Error "OPTION "PATH": cannot write the file (<reason>)".
+// Writes `path` through a temporary file beside output_target(path), renamed into place once whole
+// (every write, the flush and the close checked): a failure leaves the old file (or none) and no
+// temporary file. /dev/null and standard output are written directly. Inside an OutputTransaction the
+// rename waits for its commit(). Throws Error "OPTION "PATH": cannot write the file (<reason>)".
 void write_file(const std::string& option, const std::string& path,
                 const std::function<void(std::ostream&)>& write);
 void write_file(const std::string& option, const std::string& path, const std::string& text);
+
+
+// Moves a finished temporary file `tmp` onto `target` (what `path` names): at once, or, while an
+// OutputTransaction is open, at its commit(). Throws Error "LABEL: cannot write the file (<reason>)"
+// and removes `tmp` when the rename fails.
+void commit_output(const std::filesystem::path& tmp, const std::filesystem::path& target, const std::string& label);
+
+// A command's outputs, all or none: files written while it is open (write_file, figures) stay
+// temporary until commit() renames them into place; destroyed without commit() (an error, a later
+// output that cannot be written), it removes them, so no output file is left by a failed command.
+// Transactions nest: an inner one commits (or drops) only the files written since it was opened, so
+// a part that is whole by itself (a campaign's report) is written even if the command fails later.
+class OutputTransaction {
+ public:
+  OutputTransaction();
+  ~OutputTransaction();
+  OutputTransaction(const OutputTransaction&) = delete;
+  OutputTransaction& operator=(const OutputTransaction&) = delete;
+  void commit();
+
+ private:
+  bool owner_ = false;     // the outermost transaction
+  std::size_t first_ = 0;  // its first staged file
+};
+
+// Flushes and closes standard output, checking every write it took: throws Error "standard output:
+// cannot write (<reason>)" when any was lost (a full disk, /dev/full, a closed descriptor).
+void finish_standard_output();
 
 }  // namespace hetlb

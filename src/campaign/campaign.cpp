@@ -155,6 +155,9 @@ void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t d
 }
 
 void report(const Spec& spec, const Options& o) {
+  // The report's files are whole once it is: written together now, even if the campaign then exits 1
+  // for its failed runs (output_path.hpp).
+  OutputTransaction outputs;
   const auto rows = read_results(spec.results, spec.version);
   Spec shown = spec;  // --min-nodes, --max-nodes, --only: the summary of the settings run, not of the others
   std::erase_if(shown.settings, [&](const Setting& x) { return outside(x, o); });
@@ -163,6 +166,7 @@ void report(const Spec& spec, const Options& o) {
   std::cout.flush();
   if (!o.ranks.empty()) write_ranks_csv(c, o.ranks);
   if (!o.plot.empty()) plot_comparison(c, o.plot);
+  outputs.commit();
 }
 
 void run_local(const Options& o) {

@@ -72,9 +72,13 @@ std::string stop_after_two_rows(pid_t pid, const std::string& csv) {
   return slurp(csv);
 }
 
-const std::string kBase = R"("strategies": ["besteffort", "makhoul"], "virtual_load": [false, true],
+// The specs' common keys, with their ratios and iterations (each key once: a duplicate is refused).
+std::string base(const std::string& ratios = "[1]", const std::string& iterations = "20") {
+  return R"("strategies": ["besteffort", "makhoul"], "virtual_load": [false, true],
   "integer": [true], "platforms": ["cluster"], "nodes": [8], "topologies": ["ring"], "initial": ["single"],
-  "ratios": [1], "iterations": 20)";
+  "ratios": )" + ratios + ", \"iterations\": " + iterations;
+}
+const std::string kBase = base();
 
 // A spec refused: exit 1, one line naming the problem, the existing results file unchanged.
 void expect_refused(const std::string& body, const std::string& expected, const std::string& extra = "") {
@@ -139,7 +143,7 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused("{\"spec_version\": 1, \"\\\\\\nodes\": [16]}", "unknown key \"\\\\\\nodes\"");  // no line break
   expect_refused(R"({"spec_version": 1, "mode": "fixed_duration"})", "positive durations in mode fixed_duration");
   expect_refused("{" + kBase + "}", "no \"spec_version\"");
-  expect_refused("{not json", "invalid JSON");
+  expect_refused("{not json", "malformed JSON");
   // The default matrix: 2 x 2 x 2 x 2 x 4 x 3 x 2 x 3 x 4 strategies = 2304 settings, more than 1000.
   expect_refused(R"({"spec_version": 1})", "2304 settings; expected at most 1000 without --yes");
   EXPECT_EQ(hetlb(tmp("missing.json")), 1);
@@ -179,7 +183,7 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
 TEST(CampaignFaults, RefusesResultsOfAnotherSpecVersion) {
   const std::string spec = tmp("v2.json"), csv = tmp("v1.csv");
   std::remove(csv.c_str());
-  std::ofstream(spec) << "{\"spec_version\": \"v1\", " + kBase + ", \"ratios\": [1, 0.5]}";
+  std::ofstream(spec) << "{\"spec_version\": \"v1\", " + base("[1, 0.5]") + "}";
   ASSERT_EQ(hetlb(spec + " -j 2 --max-runs 2 --results " + csv), 0);
   const std::string before = slurp(csv);
   std::ofstream(spec) << "{\"spec_version\": \"v2\", " + kBase + "}";
@@ -247,7 +251,7 @@ TEST(CampaignFaults, StoppedTimeDoesNotCountAgainstTheTimeout) {
 TEST(CampaignFaults, KilledCampaignRestartsWithoutLosingOrCuttingRows) {
   const std::string spec = tmp("kill.json"), csv = tmp("kill.csv");
   std::remove(csv.c_str());
-  std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + ", \"ratios\": [1, 0.5, 0.25], \"iterations\": 200}";
+  std::ofstream(spec) << "{\"spec_version\": 1, " + base("[1, 0.5, 0.25]", "200") + "}";
   const pid_t pid = start_campaign(spec, csv, "2");
   ASSERT_GE(pid, 0);
   // Wait for two rows, then kill.
@@ -284,7 +288,7 @@ TEST(CampaignFaults, KilledCampaignRestartsWithoutLosingOrCuttingRows) {
 // lacks. Before, the rows went to the file only the campaign still held, and were lost with it.
 TEST(CampaignFaults, ResultsFileReplacedOrRemovedWhileRunningLosesNoRow) {
   const std::string spec = tmp("replaced.json"), csv = tmp("replaced.csv"), err_path = tmp("replaced.err");
-  std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + ", \"ratios\": [1, 0.5, 0.25], \"iterations\": 1000}";
+  std::ofstream(spec) << "{\"spec_version\": 1, " + base("[1, 0.5, 0.25]", "1000") + "}";
   for (const bool remove : {false, true}) {
     std::remove(csv.c_str());
     const pid_t pid = start_campaign(spec, csv, "1", err_path);
@@ -326,7 +330,7 @@ TEST(CampaignFaults, ResultsFileReplacedOrRemovedWhileRunningLosesNoRow) {
 // of the file replaced and the one in hand) is in that file, the new file untouched.
 TEST(CampaignFaults, ResultsFileReplacedByAnUnusableFileSavesTheRowsBeside) {
   const std::string spec = tmp("unusable.json"), csv = tmp("unusable.csv"), err_path = tmp("unusable.err");
-  std::ofstream(spec) << "{\"spec_version\": 1, " + kBase + ", \"ratios\": [1, 0.5, 0.25], \"iterations\": 1000}";
+  std::ofstream(spec) << "{\"spec_version\": 1, " + base("[1, 0.5, 0.25]", "1000") + "}";
   for (const bool locked : {false, true}) {
     std::remove(csv.c_str());
     for (int n = 1; n < 4; ++n) std::remove((csv + ".saved-" + std::to_string(n) + ".csv").c_str());

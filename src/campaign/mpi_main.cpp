@@ -15,6 +15,7 @@
 
 #include "campaign.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
 #include "number_checks.hpp"
 #include "options.hpp"
 
@@ -221,6 +222,7 @@ int main(int argc, char** argv) {
       MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
       if (go) work(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, heartbeat);
     }
+    if (rank == 0) hetlb::finish_standard_output();  // the summary, to its last byte
   } catch (const std::exception& e) {
     std::cerr << "hetlb-campaign: error: " << e.what() << "\n";
     status = 1;

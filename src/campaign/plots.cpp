@@ -19,10 +19,10 @@ using plot::quote;
 void wins_chart(const Comparison& c, const std::string& path) {
   std::string s = "set terminal " + plot::terminal_for(path, 1100, 600) + "\n";
   s += "set output " + std::string(plot::kOutputPlaceholder) + "\n$data << EOD\nvariant";
-  for (const auto& r : c.ratios) s += " " + quote("ratio " + r);
+  for (const auto& r : c.ratios) s += " " + plot::quote_data("ratio " + r);
   s += "\n";
   for (const auto& v : c.variants) {
-    s += quote(v);
+    s += plot::quote_data(v);
     for (const auto& r : c.ratios) {
       int wins = 0;
       for (const auto& conf : c.configurations)

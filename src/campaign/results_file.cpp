@@ -123,7 +123,20 @@ std::string cell(const nlohmann::json& v) {
 }
 }  // namespace
 
+namespace {
+// The results file is read whole and appended to: a regular file, or a path with nothing yet. A device
+// (/dev/zero reads forever), a named pipe (blocks) or a socket is refused before it is opened.
+void check_results_path(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return;  // created by the campaign
+  if (S_ISDIR(st.st_mode)) throw Error(fmt::format("results \"{}\": is a directory; expected a results CSV file", path));
+  if (!S_ISREG(st.st_mode))
+    throw Error(fmt::format("results \"{}\": is not a regular file; expected a results CSV file (or a new path)", path));
+}
+}  // namespace
+
 std::map<std::string, Row> read_results(const std::string& path, const std::string& spec_version) {
+  check_results_path(path);
   std::ifstream in(path);
   if (!in) return {};
   std::stringstream s;
@@ -143,9 +156,19 @@ ResultsFile::ResultsFile(const std::string& path, const std::string& spec_versio
 }
 
 void ResultsFile::attach() {
-  fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  check_results_path(path_);
+  // O_NONBLOCK: a named pipe put in its place since is not waited on (the check below refuses it).
+  fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
   if (fd_ < 0)
     throw Error(fmt::format("results \"{}\": cannot open ({}); expected a writable path", path_, std::strerror(errno)));
+  struct stat st {};
+  if (fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd_);
+    fd_ = -1;
+    check_results_path(path_);
+    throw Error(fmt::format("results \"{}\": is not a regular file; expected a results CSV file", path_));
+  }
+  fcntl(fd_, F_SETFL, fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     close(fd_);
     fd_ = -1;

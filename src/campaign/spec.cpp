@@ -62,7 +62,7 @@ struct Reader {
   const json& spec;
 
   [[noreturn]] void fail(const std::string& key, const json& value, const std::string& expected) const {
-    throw Error(fmt::format("campaign \"{}\": \"{}\" = {}; expected {}", path, key, value.dump(), expected));
+    throw Error(fmt::format("campaign \"{}\": \"{}\" = {}; expected {}", path, key, io::detail::excerpt(value), expected));
   }
 
   // A list (or a single value) of T, never empty; `fallback` when the key is absent.
@@ -124,19 +124,13 @@ std::string read_version(const Reader& r) {
 Spec read_spec(const std::string& path) {
   if (const std::string why = unreadable_reason(path); !why.empty())
     throw Error(fmt::format("campaign \"{}\": {}; expected a JSON specification", path, why));
-  std::ifstream in(path);
-  json spec;
-  try {
-    spec = json::parse(in);
-  } catch (const std::exception& e) {
-    throw Error(fmt::format("campaign \"{}\": invalid JSON ({}); expected an object", path, e.what()));
-  }
-  if (!spec.is_object()) throw Error(fmt::format("campaign \"{}\": expected a JSON object", path));
+  const json spec = io::detail::parse_json_object(io::detail::read_text_file(path, "campaign spec"),
+                                                  fmt::format("campaign \"{}\"", path));
   for (const auto& [key, value] : spec.items())
     if (!kSpecKeys.count(key)) {
       std::string known;
       for (const auto& k : kSpecKeys) known += (known.empty() ? "" : ", ") + k;
-      throw Error(fmt::format("campaign \"{}\": unknown key {}; expected one of {}", path, json(key).dump(), known));
+      throw Error(fmt::format("campaign \"{}\": unknown key {}; expected one of {}", path, io::detail::excerpt(key), known));
     }
   const Reader r{path, spec};
   Spec s;
@@ -261,6 +255,13 @@ Spec read_spec(const std::string& path) {
                                     load, ratio, most, e.what()));
           }
   }
+
+  // Integer runs split whole units (make_initial_load refuses a fractional load per node with --integer):
+  // refused here, before any run, rather than recorded as failed runs.
+  if (std::find(integer.begin(), integer.end(), true) != integer.end())
+    for (double load : loads)
+      if (load != std::floor(load))
+        r.fail("load_per_node", json(load), "whole loads when \"integer\" holds true (integer runs split whole units)");
 
   // Built-in topologies must fit every node count (hypercube: powers of 2, torus: not prime).
   for (const auto& t : topologies)

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/csv.hpp"
 #include "hetlb/output_path.hpp"
 
 namespace hetlb::campaign {
@@ -418,10 +419,11 @@ void print_summary(std::ostream& out, const Comparison& c) {
 
 void write_ranks_csv(const Comparison& c, const std::string& path) {
   write_file("--ranks", path, [&](std::ostream& out) {
-    out << "configuration,ratio,variant,status," << c.metric << ",rank\n";
+    out << "configuration,ratio,variant,status," << csv_cell(c.metric) << ",rank\n";
     for (const auto& conf : c.configurations)
       for (const auto& e : conf.entries)
-        out << fmt::format("{},{},{},{},{},{}\n", conf.label, conf.ratio, e.variant, e.status,
+        out << fmt::format("{},{},{},{},{},{}\n", csv_cell(conf.label), csv_cell(conf.ratio), csv_cell(e.variant),
+                           csv_cell(e.status),
                            e.valid ? fmt::format("{}", e.value) : "", e.status == "missing" ? "" : std::to_string(e.rank));
   });
 }

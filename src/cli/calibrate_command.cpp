@@ -2,6 +2,8 @@
 // (the program itself is build/bin/hetlb-calibrate, next to this binary).
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -28,7 +30,15 @@ struct Options {
   const fs::path program = self.parent_path() / "hetlb-calibrate";
   if (ec || !fs::exists(program))
     throw Error(fmt::format("{}: the calibration program is missing (make build builds it)", program.string()));
-  std::vector<std::string> argv{o.mpirun};
+  // --mpirun is a command and its own options ("mpirun --mca btl self,tcp"), split at blanks.
+  std::vector<std::string> argv;
+  for (std::size_t at = 0; (at = o.mpirun.find_first_not_of(" \t", at)) != std::string::npos;) {
+    const std::size_t end = o.mpirun.find_first_of(" \t", at);
+    argv.push_back(o.mpirun.substr(at, end - at));
+    at = end;
+  }
+  if (argv.empty()) throw Error("--mpirun \"\": expected the mpirun command");
+  const std::string launcher = argv.front();
   if (::geteuid() == 0) argv.push_back("--allow-run-as-root");
   for (const std::string& a : std::vector<std::string>{"--oversubscribe", "-np", std::to_string(o.ranks), program.string()})
     argv.push_back(a);
@@ -37,7 +47,9 @@ struct Options {
   for (std::string& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
   ::execvp(cargv[0], cargv.data());
-  throw Error(fmt::format("{}: cannot start mpirun (is openmpi-bin installed? make deps installs it)", o.mpirun));
+  const int err = errno;
+  throw Error(fmt::format("--mpirun \"{}\": cannot start {} ({}{})", o.mpirun, launcher, std::strerror(err),
+                          err == ENOENT && launcher == "mpirun" ? "; is openmpi-bin installed? make deps installs it" : ""));
 }
 }  // namespace
 

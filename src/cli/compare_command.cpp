@@ -8,11 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "hetlb/csv.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/scatter/exact.hpp"
 #include "hetlb/scatter/problem.hpp"
 #include "hetlb/scatter/solve.hpp"
+#include "number_checks.hpp"
 #include "scatter_output.hpp"
 #include "time_unit.hpp"
 
@@ -111,11 +113,11 @@ void run(const CompareOptions& o) {
     std::cout << "algorithm,order,makespan,lower_bound,gap_percent,imbalance,optimal,solve_seconds,note\n";
     for (const Row& r : rows) {
       if (r.ok)
-        std::cout << fmt::format("{},{},{:.9g},{:.9g},{:.6g},{:.9g},{},{:.6g},\"{}\"\n", r.algorithm, r.order,
-                                 r.makespan, best_bound[r.order], gap(r), r.last - r.first, r.optimal, r.seconds,
-                                 r.note);
+        std::cout << fmt::format("{},{},{:.9g},{:.9g},{:.6g},{:.9g},{},{:.6g},{}\n", csv_cell(r.algorithm),
+                                 csv_cell(r.order), r.makespan, best_bound[r.order], gap(r), r.last - r.first,
+                                 r.optimal, r.seconds, csv_cell(r.note));
       else
-        std::cout << fmt::format("{},{},,,,,,,\"{}\"\n", r.algorithm, r.order, r.note);
+        std::cout << fmt::format("{},{},,,,,,,{}\n", csv_cell(r.algorithm), csv_cell(r.order), csv_cell(r.note));
     }
     return;
   }
@@ -147,7 +149,8 @@ void add_compare_command(CLI::App& app) {
   sub->add_option("platform", o->platform, "platform JSON file")->required();
   sub->add_option("--items", o->items, "number of items (default: the file's \"items\")")
       ->check(CLI::Range(1LL, 1LL << 62));
-  sub->add_option("--root", o->root, "root processor name, or auto (Section 3.4)");
+  sub->add_option("--root", o->root, "root processor name, or auto (Section 3.4)")
+      ->check(non_empty("a processor name or auto"));
   sub->add_option("--algorithms", o->algorithms, "algorithms to run (default: uniform exact lp closed-form)")
       ->check(CLI::IsMember({"uniform", "dp-basic", "dp", "exact", "lp", "closed-form"}));
   sub->add_option("--orders", o->orders, "orders to try (default: bandwidth reverse-bandwidth, the paper's two)")

@@ -57,7 +57,8 @@ void run(const Options& o) {
   xml = scale_bandwidths(xml, o.unit_bytes / sim::kUnitBytes);
   std::string hosts;  // the simulator's node k runs on the k-th host in natural order
   for (const std::string& h : sim::study_host_names(o.kind, o.nodes)) hosts += h + "\n";
-  // Both files or neither: the hostfile's path is checked before the XML is written.
+  // Both files or neither: checked before any work, and they appear together once both are written
+  // (OutputTransaction, in main).
   if (!o.hostfile.empty()) check_writable("--hostfile", o.hostfile);
   if (!o.output.empty()) write_file("--output", o.output, xml);
   if (!o.hostfile.empty()) write_file("--hostfile", o.hostfile, hosts);

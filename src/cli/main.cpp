@@ -5,6 +5,7 @@
 
 #include "commands.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"hetlb: load balancing on heterogeneous distributed platforms"};
@@ -31,7 +32,12 @@ int main(int argc, char** argv) {
     }
   }
   try {
+    // A command's output files appear together once it succeeds, or none (output_path.hpp); its
+    // standard output is checked to the last byte (a full disk, a closed descriptor: one line, exit 1).
+    hetlb::OutputTransaction outputs;
     app.parse(argc, argv);
+    hetlb::finish_standard_output();
+    outputs.commit();
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

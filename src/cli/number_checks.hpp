@@ -53,4 +53,11 @@ CLI::Validator whole_number(T lo, T hi) {
       expected);
 }
 
+// A name that must be given when the option is: `--root ""` is not the default root, it is refused.
+inline CLI::Validator non_empty(const std::string& expected) {
+  return CLI::Validator(
+      [expected](std::string& text) -> std::string { return text.empty() ? "value \"\": expected " + expected : ""; },
+      "");
+}
+
 }  // namespace hetlb::cli

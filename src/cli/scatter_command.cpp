@@ -14,8 +14,10 @@
 #include "commands.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
+#include "hetlb/io/perturbation_json.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/plot/gnuplot.hpp"
+#include "json_input.hpp"
 #include "hetlb/plot/scatter_gantt.hpp"
 #include "hetlb/scatter/perturbation.hpp"
 #include "hetlb/scatter/solve.hpp"
@@ -86,41 +88,10 @@ void apply_factor_option(const Platform& pf, const std::string& opt, std::vector
 
 // {"NAME": F} (computation) or {"NAME": {"compute": F, "comm": G}}.
 void apply_factors_file(const Platform& pf, const std::string& path, std::vector<scatter::CostFactors>& f) {
-  if (const std::string why = unreadable_reason(path); !why.empty())
-    throw Error(fmt::format("{}: cannot open the factors file: {}", path, why));
-  std::ifstream in(path);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception&) {
-    throw Error(fmt::format("{}: malformed JSON (expected {{\"NAME\": FACTOR or {{\"compute\": F, \"comm\": G}}}})", path));
-  }
+  // One JSON reader for every input (json_input.hpp): nesting depth, duplicate keys, short excerpts.
+  const nlohmann::json j = io::detail::parse_json(io::detail::read_text_file(path, "factors"), path);
   if (!j.is_object()) throw Error(fmt::format("{}: expected an object of processor names", path));
-  for (const auto& item : j.items()) {
-    // Plain variables, not structured bindings: the lambda below captures them (clang 14 refuses).
-    const std::string name = item.key();
-    const nlohmann::json& value = item.value();
-    std::size_t idx = 0;
-    try {
-      idx = pf.index_of(name);
-    } catch (const Error& e) {
-      throw Error(fmt::format("{}: {}", path, e.what()));
-    }
-    auto number = [&](const nlohmann::json& v, const std::string& field) {
-      if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()))
-        throw Error(fmt::format("{}: {}{}: expected a positive number", path, name, field));
-      return v.get<double>();
-    };
-    if (value.is_object()) {
-      for (const auto& [key, v] : value.items()) {
-        if (key == "compute") f[idx].compute = number(v, ".compute");
-        else if (key == "comm") f[idx].comm = number(v, ".comm");
-        else throw Error(fmt::format("{}: {}.{}: expected compute or comm", path, name, key));
-      }
-    } else {
-      f[idx].compute = number(value, "");
-    }
-  }
+  io::apply_cost_factors(pf, j, path, f);
 }
 
 // One line on stderr at most every 5 s of a long robustness run: samples done, wall time.
@@ -220,12 +191,14 @@ void add_scatter_command(CLI::App& app) {
   sub->add_option("--algorithm", o->algorithm, "uniform, dp-basic, dp, exact, lp, closed-form")
       ->check(CLI::IsMember({"uniform", "dp-basic", "dp", "exact", "lp", "closed-form"}));
   sub->add_option("--order", o->order,
-                  "given, bandwidth, reverse-bandwidth, best, or the non-root processors by name: a,b,c");
+                  "given, bandwidth, reverse-bandwidth, best, or the non-root processors by name: a,b,c")
+      ->check(non_empty("given, bandwidth, reverse-bandwidth, best, or the non-root processors by name (a,b,c)"));
   sub->add_option("--order-evaluations", o->order_evaluations, "--order best: exact evaluations at most (default 2000)")
       ->check(CLI::Range(1LL, 1LL << 40));
   sub->add_flag("--dp-fallback", o->dp_fallback,
                 "exact: run Algorithm 2 (or 1) where no exact method is proven instead of the best plan found");
-  sub->add_option("--root", o->root, "root processor name, or auto (Section 3.4)");
+  sub->add_option("--root", o->root, "root processor name, or auto (Section 3.4)")
+      ->check(non_empty("a processor name or auto"));
   sub->add_option("--format", o->format, "table, json or csv")->check(CLI::IsMember({"table", "json", "csv"}));
   sub->add_option("--gantt", o->gantt, "write a Gantt chart (FILE.png or FILE.svg)");
   sub->add_option_function<double>(

@@ -2,60 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/csv.hpp"
 #include "time_unit.hpp"
 
 namespace hetlb::cli {
 
 std::string platform_heading(const Platform& platform) {
   return platform.name.empty() ? "platform" : "platform " + platform.name;
-}
-
-nlohmann::json scatter_json(const scatter::Result& r) {
-  using nlohmann::json;
-  json shares = json::array();
-  for (std::size_t i = 0; i < r.problem.size(); ++i) {
-    const auto& t = r.schedule.shares[i];
-    shares.push_back({{"name", r.problem.names[i]},
-                      {"items", r.plan.items[i]},
-                      {"comm_start", t.comm_start},
-                      {"comm_end", t.comm_end},
-                      {"finish", t.finish},
-                      {"idle", t.idle}});
-  }
-  json j = {{"algorithm", r.plan.algorithm},
-            {"method", r.plan.method},
-            {"items", r.problem.items},
-            {"makespan", r.schedule.makespan},
-            {"lower_bound", r.plan.lower_bound},
-            {"optimal", r.plan.optimal},
-            {"order", r.problem.names},
-            {"root", r.root},
-            {"first_finish", r.schedule.first_finish},
-            {"shares", shares},
-            {"solve_seconds", r.solve_seconds}};
-  if (r.plan.rational_optimum) j["rational_optimum"] = *r.plan.rational_optimum;
-  if (r.plan.guarantee) j["guarantee"] = *r.plan.guarantee;
-  if (r.transfer > 0) {
-    j["transfer"] = r.transfer;
-    j["total_time"] = r.transfer + r.schedule.makespan;
-  }
-  if (r.order_search) {
-    const auto& o = *r.order_search;
-    j["order_search"] = {{"makespan", o.makespan},
-                         {"bandwidth_makespan", o.bandwidth_makespan},
-                         {"lower_bound", o.lower_bound},
-                         {"proven", o.proven},
-                         {"evaluations", o.evaluations},
-                         {"estimates", o.estimates},
-                         {"method", o.method}};
-  }
-  if (!r.root_candidates.empty()) {
-    json c = json::array();
-    for (const auto& rc : r.root_candidates)
-      c.push_back({{"name", rc.name}, {"transfer", rc.transfer}, {"makespan", rc.makespan}, {"total", rc.total()}});
-    j["root_candidates"] = c;
-  }
-  return j;
 }
 
 void print_scatter(std::ostream& out, const Platform& platform, const scatter::Result& r, const std::string& format) {
@@ -67,7 +20,7 @@ void print_scatter(std::ostream& out, const Platform& platform, const scatter::R
     out << "name,items,comm_start,comm_end,finish,idle\n";
     for (std::size_t i = 0; i < r.problem.size(); ++i) {
       const auto& t = r.schedule.shares[i];
-      out << fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", r.problem.names[i], r.plan.items[i], t.comm_start,
+      out << fmt::format("{},{},{:.9g},{:.9g},{:.9g},{:.9g}\n", csv_cell(r.problem.names[i]), r.plan.items[i], t.comm_start,
                          t.comm_end, t.finish, t.idle);
     }
     return;

@@ -5,12 +5,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hetlb/io/scatter_json.hpp"
 #include "hetlb/model/platform.hpp"
 #include "hetlb/scatter/solve.hpp"
 
 namespace hetlb::cli {
 
-nlohmann::json scatter_json(const scatter::Result& result);
+using io::scatter_json;  // the JSON shape lives in hetlb_io (shared with the Python binding)
 void print_scatter(std::ostream& out, const Platform& platform, const scatter::Result& result,
                    const std::string& format);
 // "platform NAME" for the tables' first line, "platform" when the file names none.

@@ -5,45 +5,17 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hetlb/io/perturbation_json.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "scatter_output.hpp"
 #include "time_unit.hpp"
 
 namespace hetlb::cli {
 
-namespace {
-nlohmann::json to_json(const scatter::Distribution& d) {
-  return {{"min", d.min}, {"mean", d.mean}, {"median", d.median}, {"p90", d.p90}, {"max", d.max}};
-}
-
-nlohmann::json factors_json(const PerturbationView& v) {
-  nlohmann::json f = nlohmann::json::object();
-  for (std::size_t i = 0; i < v.request.fixed.size(); ++i) {
-    const auto& c = v.request.fixed[i];
-    if (c.compute != 1.0 || c.comm != 1.0)
-      f[v.platform.processors[i].name] = {{"compute", c.compute}, {"comm", c.comm}};
-  }
-  return f;
-}
-}  // namespace
-
 void print_perturbation(std::ostream& out, const PerturbationView& v, const std::string& format) {
   const auto& rep = v.report;
   if (format == "json") {
-    nlohmann::json samples = nlohmann::json::array();
-    for (const auto& s : rep.samples) samples.push_back({{"plan", s.plan}, {"replanned", s.replanned}});
-    const nlohmann::json j = {{"plan", scatter_json(v.result)},
-                              {"perturbation",
-                               {{"percent", v.request.percent},
-                                {"samples", v.request.samples},
-                                {"seed", v.request.seed},
-                                {"factors", factors_json(v)},
-                                {"nominal_makespan", rep.nominal},
-                                {"plan_makespan", to_json(rep.plan)},
-                                {"replanned_makespan", to_json(rep.replanned)},
-                                {"regret", to_json(rep.regret)},
-                                {"per_sample", samples}}}};
-    out << j.dump(2) << "\n";
+    out << io::perturbation_json(v.platform, v.result, v.request, v.report).dump(2) << "\n";
     return;
   }
   if (format == "csv") {

@@ -31,9 +31,9 @@ void run(const Options& o) {
   if (!o.study.empty()) {
     if (!sim::is_study_platform(o.study))
       throw Error(fmt::format("--study {}: unknown platform; expected cluster, grid or grid-real", o.study));
-    if (o.nodes < 1) throw Error(fmt::format("--nodes {}: expected a positive host count", o.nodes));
     xml = sim::study_platform_xml(o.study, o.nodes);
-    for (const std::string& h : sim::study_host_names(o.study, o.nodes)) hosts += h + "\n";
+    if (!o.hostfile.empty())
+      for (const std::string& h : sim::study_host_names(o.study, o.nodes)) hosts += h + "\n";
   } else if (!o.platform.empty()) {
     const Platform platform = io::load_platform_file(o.platform);
     xml = io::scatter_platform_to_simgrid_xml(platform, o.exp);
@@ -41,7 +41,8 @@ void run(const Options& o) {
   } else {
     throw Error("simgrid-platform: no platform; expected PLATFORM.json or --study cluster|grid|grid-real --nodes N");
   }
-  // Both files or neither: the hostfile's path is checked before the XML is written.
+  // Both files or neither: the paths are checked before any work, and the files appear together once
+  // both are written (OutputTransaction, in main).
   if (!o.hostfile.empty()) check_writable("--hostfile", o.hostfile);
   if (!o.output.empty()) write_file("--output", o.output, xml);
   if (!o.hostfile.empty()) write_file("--hostfile", o.hostfile, hosts);
@@ -55,7 +56,9 @@ void add_simgrid_platform_command(CLI::App& app) {
       "simgrid-platform", "Write a scatter platform, or a diffusion study platform, as a SimGrid XML platform");
   auto* file = sub->add_option("platform", o->platform, "platform JSON file");
   auto* study = sub->add_option("--study", o->study, "the diffusion study's platform: cluster, grid (Grid'5000 subset, normalised) or grid-real (its real speeds and links)");
-  auto* nodes = sub->add_option("--nodes", o->nodes, "hosts of the study platform (grid: 1 to 1528)");
+  // The same bound as diffusion-platform and simulate (2^20): the hostfile alone is then at most 14 MB.
+  auto* nodes = sub->add_option("--nodes", o->nodes, "hosts of the study platform (cluster: 1 to 1048576, grid and grid-real: 1 to 1528)")
+                    ->check(whole_number<int>(1, 1 << 20));
   file->excludes(study);
   study->needs(nodes);
   nodes->needs(study);

@@ -133,7 +133,9 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
                 "simulate the end of the convergence streaks instead of computing it once nothing can change");
   sub->add_option("--initial", c.initial, "single (all on node 0), random, or a file of loads")
       ->capture_default_str();
-  sub->add_option("--load-per-node", c.load_per_node, "total load / nodes, in units")->capture_default_str();
+  sub->add_option("--load-per-node", c.load_per_node, "total load / nodes, in units")
+      ->capture_default_str()
+      ->check(positive());
   sub->add_option("--ratio", c.ratio, "computation/communication cost ratio of a load unit (paper: 10, 1, 0.1)")
       ->capture_default_str();
   sub->add_option("--seed", c.seed, "seed of the random initial load (and of the staggered phases)")

@@ -9,10 +9,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "hetlb/io/diffusion_metrics_json.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/scatter/solve.hpp"
 #include "hetlb/sim/scatter_replay.hpp"
+#include "hetlb/sim/scatter_replay_json.hpp"
+#include "number_checks.hpp"
 #include "simulate_diffusion.hpp"
 #include "time_unit.hpp"
 
@@ -46,28 +47,9 @@ void run(const Options& o) {
     plan = scatter::plan_scatter(platform, req);
     r = sim::replay_scatter(plan.problem, plan.plan.items);
   }
-  // Relative to the prediction; a prediction of 0 s (nothing to do) has no relative gap unless missed.
-  const double predicted = plan.schedule.makespan;
-  const double gap = predicted > 0                ? (r.makespan - predicted) / predicted
-                     : r.makespan == predicted ? 0.0
-                                               : std::numeric_limits<double>::infinity();
+  const double gap = sim::replay_relative_gap(plan, r);
   if (o.format == "json") {
-    nlohmann::json shares = nlohmann::json::array();
-    for (std::size_t i = 0; i < r.shares.size(); ++i)
-      shares.push_back({{"name", r.shares[i].name},
-                        {"items", r.shares[i].items},
-                        {"predicted_comm_end", plan.schedule.shares[i].comm_end},
-                        {"simulated_comm_end", r.shares[i].comm_end},
-                        {"predicted_finish", plan.schedule.shares[i].finish},
-                        {"simulated_finish", r.shares[i].finish}});
-    std::cout << nlohmann::json{{"algorithm", o.algorithm},
-                                {"predicted_makespan", plan.schedule.makespan},
-                                {"simulated_makespan", r.makespan},
-                                {"relative_gap", io::finite_or_null(gap)},
-                                {"shares", shares},
-                                {"wall_seconds", r.wall_seconds}}
-                     .dump(2)
-              << "\n";
+    std::cout << sim::scatter_replay_json(o.algorithm, plan, r).dump(2) << "\n";
     return;
   }
   const TimeUnit u = time_unit_for(plan.schedule.makespan);  // one unit for the table (time_unit.hpp)
@@ -88,7 +70,8 @@ void add_simulate_scatter_command(CLI::App& simulate) {
   auto o = std::make_shared<Options>();
   CLI::App* sub = simulate.add_subcommand("scatter", "Replay a scatter plan (RR-4770) on SimGrid");
   sub->add_option("platform", o->platform, "platform JSON file, or a SimGrid XML platform (FILE.xml)")->required();
-  sub->add_option("--root", o->root, "root processor/host (default: the file's root, or the first host)");
+  sub->add_option("--root", o->root, "root processor/host (default: the file's root, or the first host)")
+      ->check(non_empty("a processor or host name"));
   sub->add_option("--flops-per-item", o->flops_per_item, "XML platforms: flops to compute one item")
       ->capture_default_str();
   sub->add_option("--bytes-per-item", o->bytes_per_item, "XML platforms: bytes to send one item")

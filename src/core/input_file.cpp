@@ -1,6 +1,9 @@
 // Why a user's input file cannot be read (input_file.hpp).
 #include "hetlb/input_file.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -8,15 +11,35 @@
 
 namespace hetlb {
 
+namespace {
+// A pipe the user chose: one of the process's own descriptors named by path, standard input
+// (/dev/stdin) or a shell's process substitution (<(...), /dev/fd/63), when it is a pipe or a file.
+bool is_own_pipe(const std::string& path) {
+  int fd = -1;
+  const std::filesystem::path p(path);
+  if (path == "/dev/stdin") {
+    fd = STDIN_FILENO;
+  } else if (p.parent_path() == "/dev/fd" || p.parent_path() == "/proc/self/fd") {
+    const std::string n = p.filename().string();
+    if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos) return false;
+    fd = std::stoi(n);
+  } else {
+    return false;
+  }
+  struct stat named {}, own {};
+  return ::stat(path.c_str(), &named) == 0 && ::fstat(fd, &own) == 0 && named.st_dev == own.st_dev &&
+         named.st_ino == own.st_ino && (S_ISFIFO(own.st_mode) || S_ISREG(own.st_mode));
+}
+}  // namespace
+
 std::string unreadable_reason(const std::string& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (status.type() == std::filesystem::file_type::not_found || path.empty()) return "no such file";
   if (status.type() == std::filesystem::file_type::directory) return "is a directory";
-  // Devices (/dev/zero never ends) and sockets; named pipes are read, as files are.
-  if (status.type() == std::filesystem::file_type::character || status.type() == std::filesystem::file_type::block ||
-      status.type() == std::filesystem::file_type::socket)
-    return "is not a regular file";
+  // Devices (/dev/zero never ends), sockets and named pipes (a FIFO blocks until a writer comes); the
+  // process's own pipes are read, as the user chose them (`... | hetlb scatter /dev/stdin`, `<(...)`).
+  if (status.type() != std::filesystem::file_type::regular && !is_own_pipe(path)) return "is not a regular file";
   errno = 0;
   std::ifstream probe(path, std::ios::binary);
   if (!probe) return std::string("cannot be read (") + std::strerror(errno ? errno : EACCES) + ")";

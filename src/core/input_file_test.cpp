@@ -1,6 +1,7 @@
 #include "hetlb/input_file.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -20,6 +21,9 @@ TEST(InputFile, NamesWhyAPathCannotBeRead) {
   EXPECT_EQ(hetlb::unreadable_reason(""), "no such file");
   EXPECT_EQ(hetlb::unreadable_reason("/dev/zero"), "is not a regular file");  // would never end
   EXPECT_EQ(hetlb::unreadable_reason((file / "below-a-file").string()), "no such file");
+  // A named pipe would block until a writer comes: refused like a device.
+  ASSERT_EQ(::mkfifo((dir / "ff").c_str(), 0600), 0);
+  EXPECT_EQ(hetlb::unreadable_reason((dir / "ff").string()), "is not a regular file");
   std::filesystem::remove_all(dir);
 }
 

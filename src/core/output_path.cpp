@@ -1,11 +1,15 @@
 // Why a user's output file cannot be written, and writing it whole (output_path.hpp).
 #include "hetlb/output_path.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -29,12 +33,37 @@ fs::path output_target(const std::string& path) {
   return ec ? p : resolved;
 }
 
+namespace {
+
+// /dev/null and the process's own standard output or error: written as they are, never replaced.
+bool written_in_place(const std::string& path) {
+  struct stat named {};
+  if (::stat(path.c_str(), &named) != 0) return false;
+  const auto same = [&](const struct stat& other) { return named.st_dev == other.st_dev && named.st_ino == other.st_ino; };
+  struct stat other {};
+  if (::stat("/dev/null", &other) == 0 && same(other)) return true;
+  for (const int fd : {STDOUT_FILENO, STDERR_FILENO})
+    if (::fstat(fd, &other) == 0 && same(other)) return true;
+  return false;
+}
+
+// The rename of each file staged while an OutputTransaction is open.
+struct Staged {
+  fs::path tmp, target;
+  std::string label;
+};
+std::vector<Staged>* pending = nullptr;
+
+}  // namespace
+
 std::string unwritable_reason(const std::string& path) {
   if (path.empty()) return "no file name";
   std::error_code ec;
   const auto status = fs::status(path, ec);  // follows a symbolic link to what it names
   if (status.type() == fs::file_type::directory) return "is a directory";
-  if (fs::exists(status) && !fs::is_regular_file(status)) return "";  // a device or a pipe, written directly
+  if (written_in_place(path)) return "";
+  // A device (/dev/zero, /dev/full), a named pipe (blocks until a reader comes) or a socket.
+  if (fs::exists(status) && !fs::is_regular_file(status)) return "is not a regular file";
   const fs::path folder = output_target(path).parent_path();
   const auto folder_status = fs::status(folder, ec);
   if (!fs::exists(folder_status)) return "its folder does not exist";
@@ -50,43 +79,119 @@ void check_writable(const std::string& option, const std::string& path) {
   if (!why.empty()) throw Error(fmt::format("{} \"{}\": {}; expected a writable path", option, path, why));
 }
 
+void commit_output(const fs::path& tmp, const fs::path& target, const std::string& label) {
+  if (pending) {
+    pending->push_back({tmp, target, label});
+    return;
+  }
+  std::error_code ec;
+  fs::rename(tmp, target, ec);
+  if (ec) {
+    const std::string why = ec.message();
+    fs::remove(tmp, ec);
+    throw Error(fmt::format("{}: cannot write the file ({})", label, why));
+  }
+}
+
+OutputTransaction::OutputTransaction() {
+  if (!pending) {
+    pending = new std::vector<Staged>();
+    owner_ = true;
+  }
+  first_ = pending->size();
+}
+
+OutputTransaction::~OutputTransaction() {
+  if (!pending || first_ > pending->size()) return;
+  std::error_code ec;
+  for (std::size_t k = first_; k < pending->size(); ++k) fs::remove((*pending)[k].tmp, ec);
+  pending->resize(first_);
+  if (owner_) {
+    delete pending;
+    pending = nullptr;
+  }
+}
+
+void OutputTransaction::commit() {
+  if (!pending || first_ > pending->size()) return;
+  std::vector<Staged> staged(pending->begin() + static_cast<std::ptrdiff_t>(first_), pending->end());
+  pending->resize(first_);
+  if (owner_) {  // the outermost: later outputs are written at once again
+    delete pending;
+    pending = nullptr;
+  }
+  for (std::size_t k = 0; k < staged.size(); ++k) {
+    try {
+      std::error_code ec;
+      fs::rename(staged[k].tmp, staged[k].target, ec);
+      if (ec) {
+        const std::string why = ec.message();
+        fs::remove(staged[k].tmp, ec);
+        throw Error(fmt::format("{}: cannot write the file ({})", staged[k].label, why));
+      }
+    } catch (...) {
+      std::error_code ec;
+      for (std::size_t rest = k + 1; rest < staged.size(); ++rest) fs::remove(staged[rest].tmp, ec);
+      throw;
+    }
+  }
+}
+
+void finish_standard_output() {
+  errno = 0;
+  std::cout.flush();
+  const bool lost = !std::cout || std::fflush(stdout) != 0 || std::ferror(stdout);
+  const int err = errno;
+  if (lost) throw Error(fmt::format("standard output: cannot write ({})", std::strerror(err ? err : EIO)));
+  // The close itself can report a write lost on the way (a full disk over NFS); a descriptor closed
+  // from the start that nothing was written to is not an error.
+  if (::close(STDOUT_FILENO) != 0 && errno != EBADF)
+    throw Error(fmt::format("standard output: cannot write ({})", std::strerror(errno)));
+}
+
 void write_file(const std::string& option, const std::string& path,
                 const std::function<void(std::ostream&)>& write) {
-  const auto fail = [&](const std::string& why) {
-    return Error(fmt::format("{} \"{}\": cannot write the file ({})", option, path, why));
-  };
+  const std::string label = fmt::format("{} \"{}\"", option, path);
+  const auto fail = [&](const std::string& why) { return Error(fmt::format("{}: cannot write the file ({})", label, why)); };
   if (const std::string why = unwritable_reason(path); !why.empty()) throw fail(why);
-  std::error_code ec;
-  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec)) {  // a device or a pipe
-    std::ofstream out(path);
-    if (out) write(out);
-    if (!out || !out.flush()) throw fail(std::strerror(errno));
+  // Every write, the flush and the close are checked: a stream keeps its failure once it has one.
+  const auto finish = [&](std::ofstream& out) {
+    errno = 0;
+    if (out) out.flush();
+    const bool flushed = static_cast<bool>(out);
+    const int err = errno;
+    out.close();
+    if (!flushed || !out) return std::string(std::strerror(err ? err : errno ? errno : EIO));
+    return std::string();
+  };
+  if (written_in_place(path)) {  // /dev/null, standard output (appended to: a redirection to a file is not cut)
+    errno = 0;
+    std::ofstream out(path, std::ios::app);
+    if (!out) throw fail(std::strerror(errno ? errno : EIO));
+    write(out);
+    if (const std::string why = finish(out); !why.empty()) throw fail(why);
     return;
   }
   const fs::path target = output_target(path);
   const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), ::getpid());
+  std::error_code ec;
   {
+    errno = 0;
     std::ofstream out(tmp);
+    if (!out) throw fail(std::strerror(errno ? errno : EIO));  // e.g. a folder that takes no new file (/proc)
     try {
-      if (out) write(out);
+      write(out);
     } catch (...) {  // the writer's own error: no temporary file is left
       out.close();
       fs::remove(tmp, ec);
       throw;
     }
-    if (!out || !out.flush()) {
-      const std::string why = std::strerror(errno);
-      out.close();
+    if (const std::string why = finish(out); !why.empty()) {
       fs::remove(tmp, ec);
       throw fail(why);
     }
   }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    const std::string why = ec.message();
-    fs::remove(tmp, ec);
-    throw fail(why);
-  }
+  commit_output(tmp, target, label);
 }
 
 void write_file(const std::string& option, const std::string& path, const std::string& text) {

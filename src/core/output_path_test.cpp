@@ -1,6 +1,7 @@
 #include "hetlb/output_path.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -102,6 +103,60 @@ TEST(OutputPath, WritesThroughASymbolicLink) {
   fs::create_symlink(dir / "gone" / "x.csv", broken);
   EXPECT_EQ(hetlb::unwritable_reason(broken.string()), "its folder does not exist");
   fs::remove_all(dir);
+}
+
+// A command's outputs appear together at commit, or none: no file is left by a failed command.
+TEST(OutputPath, ATransactionWritesAllOrNone) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / ("hetlb-output-transaction-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  {
+    hetlb::OutputTransaction outputs;
+    hetlb::write_file("--output", (dir / "a.xml").string(), "a");
+    EXPECT_FALSE(fs::exists(dir / "a.xml"));  // not before the commit
+    EXPECT_THROW(hetlb::write_file("--hostfile", (dir / "no" / "b.txt").string(), "b"), hetlb::Error);
+  }  // the command failed: nothing left, not even the temporary file
+  EXPECT_TRUE(fs::is_empty(dir));
+  {
+    hetlb::OutputTransaction outputs;
+    hetlb::write_file("--output", (dir / "a.xml").string(), "a");
+    hetlb::write_file("--hostfile", (dir / "b.txt").string(), "b");
+    outputs.commit();
+  }
+  EXPECT_EQ(slurp(dir / "a.xml"), "a");
+  EXPECT_EQ(slurp(dir / "b.txt"), "b");
+  {  // nested: the inner part is written at its own commit, even when the command then fails
+    hetlb::OutputTransaction command;
+    hetlb::write_file("--trace", (dir / "late.csv").string(), "late");
+    {
+      hetlb::OutputTransaction report;
+      hetlb::write_file("--ranks", (dir / "ranks.csv").string(), "ranks");
+      report.commit();
+    }
+    EXPECT_EQ(slurp(dir / "ranks.csv"), "ranks");
+    EXPECT_FALSE(fs::exists(dir / "late.csv"));
+  }
+  EXPECT_FALSE(fs::exists(dir / "late.csv"));
+  std::size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 3u);  // a.xml, b.txt, ranks.csv: no temporary file
+  hetlb::write_file("--output", (dir / "c.txt").string(), "c");  // no transaction: at once
+  EXPECT_EQ(slurp(dir / "c.txt"), "c");
+  fs::remove_all(dir);
+}
+
+// Outputs are regular files: a device or a FIFO is refused (/dev/zero, /dev/full, a pipe nobody reads);
+// /dev/null is still written.
+TEST(OutputPath, DevicesAndFifosAreRefused) {
+  namespace fs = std::filesystem;
+  EXPECT_EQ(hetlb::unwritable_reason("/dev/zero"), "is not a regular file");
+  EXPECT_EQ(hetlb::unwritable_reason("/dev/full"), "is not a regular file");
+  EXPECT_EQ(hetlb::unwritable_reason("/dev/null"), "");
+  const auto fifo = fs::temp_directory_path() / ("hetlb-output-fifo-" + std::to_string(getpid()));
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_EQ(hetlb::unwritable_reason(fifo.string()), "is not a regular file");
+  EXPECT_THROW(hetlb::write_file("--output", fifo.string(), "x"), hetlb::Error);  // refused, not blocked
+  fs::remove(fifo);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <unordered_set>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -35,16 +37,63 @@ std::optional<std::int64_t> whole_number(const nlohmann::json& v) {
   return static_cast<std::int64_t>(f);
 }
 
-nlohmann::json parse_json_object(const std::string& text, const std::string& source) {
-  nlohmann::json doc;
+namespace {
+constexpr std::size_t kExcerptChars = 40;
+
+std::string cut(std::string text) {
+  if (text.size() <= kExcerptChars) return text;
+  std::size_t at = kExcerptChars - 3;
+  while (at > 0 && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;  // not inside a UTF-8 character
+  return text.substr(0, at) + "...";
+}
+}  // namespace
+
+std::string excerpt(const nlohmann::json& v) {
+  return cut(v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::string excerpt(const std::string& s) { return excerpt(nlohmann::json(s)); }
+
+nlohmann::json parse_json(const std::string& text, const std::string& source) {
+  using nlohmann::json;
+  // The keys of each object open at this point of the reading, innermost last.
+  std::vector<std::unordered_set<std::string>> keys;
+  const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        if (depth >= kMaxJsonDepth)
+          throw Error(fmt::format("{}: JSON nested deeper than {} levels; expected at most {} levels of arrays and "
+                                  "objects",
+                                  source, kMaxJsonDepth, kMaxJsonDepth));
+        if (event == json::parse_event_t::object_start) keys.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+        if (!keys.empty()) keys.pop_back();
+        break;
+      case json::parse_event_t::key:
+        if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
+          throw Error(fmt::format("{}: duplicate key {}; expected each key once in an object", source,
+                                  excerpt(parsed)));
+        break;
+      default:
+        break;
+    }
+    return true;
+  };
   try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
+    return json::parse(text, check);
+  } catch (const json::exception& e) {
     std::string msg = e.what();
     for (char& c : msg)
-      if (c == '\n' || c == '\r') c = ' ';
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    if (msg.size() > 200) msg = msg.substr(0, 197) + "...";  // its "last read" token can be a whole string
     throw Error(fmt::format("{}: malformed JSON: {}", source, msg));
   }
+}
+
+nlohmann::json parse_json_object(const std::string& text, const std::string& source) {
+  nlohmann::json doc = parse_json(text, source);
   if (!doc.is_object()) throw Error(fmt::format("{}: (top level): expected a JSON object", source));
   return doc;
 }

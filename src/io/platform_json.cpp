@@ -23,20 +23,20 @@ struct Reader {
   }
 
   double number(const json& v, const std::string& path, bool positive = false) const {
-    if (!v.is_number()) fail(path, fmt::format("expected a number, got {}", v.dump()));
+    if (!v.is_number()) fail(path, fmt::format("expected a number, got {}", detail::excerpt(v)));
     const double x = v.get<double>();
     if (!std::isfinite(x)) fail(path, "expected a finite number");
     if (positive ? x <= 0 : x < 0)
-      fail(path, fmt::format("value {} is {}; expected {}", v.dump(), x <= 0 && positive ? "not positive" : "negative",
+      fail(path, fmt::format("value {} is {}; expected {}", detail::excerpt(v), x <= 0 && positive ? "not positive" : "negative",
                              positive ? "> 0" : ">= 0"));
     return x;
   }
 
   long long integer(const json& v, const std::string& path, long long max) const {
-    if (!v.is_number()) fail(path, fmt::format("expected a positive integer, got {}", v.dump()));
+    if (!v.is_number()) fail(path, fmt::format("expected a positive integer, got {}", detail::excerpt(v)));
     const std::optional<std::int64_t> x = detail::whole_number(v);
     if (!x || *x < 1 || *x > max)
-      fail(path, fmt::format("value {}: expected an integer between 1 and {}{}", v.dump(), max,
+      fail(path, fmt::format("value {}: expected an integer between 1 and {}{}", detail::excerpt(v), max,
                              v.is_number_float() && !x ? detail::kWholeFloatHint : ""));
     return *x;
   }
@@ -54,7 +54,7 @@ struct Reader {
       double prev_x = 0, prev_t = 0;
       for (std::size_t k = 0; k < t.size(); ++k) {
         const std::string at = fmt::format("{}.table[{}]", path, k);
-        if (!t[k].is_array() || t[k].size() != 2) fail(at, fmt::format("expected a pair [x, time], got {}", t[k].dump()));
+        if (!t[k].is_array() || t[k].size() != 2) fail(at, fmt::format("expected a pair [x, time], got {}", detail::excerpt(t[k])));
         const double x = number(t[k][0], at + "[0]", true);
         const double tm = number(t[k][1], at + "[1]");
         if (x <= prev_x) fail(at, fmt::format("x = {} after {}: expected increasing x", x, prev_x));
@@ -72,7 +72,7 @@ struct Reader {
   }
 
   std::string text(const json& v, const std::string& path) const {
-    if (!v.is_string() || v.get<std::string>().empty()) fail(path, fmt::format("expected a non-empty string, got {}", v.dump()));
+    if (!v.is_string() || v.get<std::string>().empty()) fail(path, fmt::format("expected a non-empty string, got {}", detail::excerpt(v)));
     return v.get<std::string>();
   }
 };

@@ -130,4 +130,35 @@ TEST(PlatformJson, BadInputsSayWhatAndWhere) {
   EXPECT_THROW(load_platform_file("/nonexistent/platform.json"), Error);
 }
 
+// One reader for every JSON input (json_input.hpp): nesting past the limit is refused while reading,
+// before anything recurses over it; a key given twice is refused; values are quoted short.
+TEST(PlatformJson, DeepNestingDuplicateKeysAndLongValuesAreRefusedShort) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string nested = error_of("{\"items\": " + deep + "}");
+  EXPECT_EQ(nested, "p.json: JSON nested deeper than 64 levels; expected at most 64 levels of arrays and objects");
+  // 64 levels are read (and then refused for what they are, quoted short).
+  const std::string at_limit = error_of("{\"items\": " + std::string(63, '[') + std::string(63, ']') + "}");
+  EXPECT_NE(at_limit.find("items: expected a positive integer, got [[[["), std::string::npos) << at_limit;
+  EXPECT_NE(at_limit.find("..."), std::string::npos) << at_limit;
+  EXPECT_LT(at_limit.size(), 200u) << at_limit;
+  EXPECT_EQ(error_of(R"({"items": 1000, "items": 5, "processors": []})"),
+            "p.json: duplicate key \"items\"; expected each key once in an object");
+  EXPECT_NE(error_of(R"({"processors": [{"name": "a", "name": "b", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})")
+                .find("duplicate key \"name\""),
+            std::string::npos);
+  // The same key in two objects is no duplicate.
+  EXPECT_EQ(error_of(R"({"processors": [{"name": "a", "compute": {"per_item": 1}, "comm": {"per_item": 0}},
+                                        {"name": "b", "compute": {"per_item": 1}, "comm": {"per_item": 0}}]})"),
+            "");
+  const std::string long_value = error_of("{\"items\": \"" + std::string(100000, 'x') + "\", \"processors\": []}");
+  EXPECT_LT(long_value.size(), 200u) << long_value.substr(0, 300);
+  // Names too (an unknown root of 100,000 characters).
+  const std::string long_name = error_of("{\"root\": \"" + std::string(100000, 'y') +
+                                         "\", \"processors\": [{\"name\": \"a\", \"compute\": {\"per_item\": 1}, "
+                                         "\"comm\": {\"per_item\": 0}}]}");
+  EXPECT_NE(long_name.find("root: 'yyy"), std::string::npos) << long_name.substr(0, 300);
+  EXPECT_NE(long_name.find("...' is not a processor name"), std::string::npos) << long_name.substr(0, 300);
+  EXPECT_LT(long_name.size(), 200u) << long_name.substr(0, 300);
+}
+
 }  // namespace hetlb::io

@@ -29,12 +29,12 @@ struct Reader {
   Count count(const json& v, const std::string& path, bool allow_negative) const {
     const std::optional<std::int64_t> x = detail::whole_number(v);
     const auto out_of_range = [&] {
-      fail(path, fmt::format("value {} is out of range; expected |value| <= {}", v.dump(), kMaxCount));
+      fail(path, fmt::format("value {} is out of range; expected |value| <= {}", detail::excerpt(v), kMaxCount));
     };
     if (!x && v.is_number_integer()) out_of_range();  // past int64
     if (!x)
       fail(path, fmt::format("expected an integer{}{}, got {}", allow_negative ? "" : " >= 0",
-                             v.is_number_float() ? detail::kWholeFloatHint : "", v.dump()));
+                             v.is_number_float() ? detail::kWholeFloatHint : "", detail::excerpt(v)));
     if (!allow_negative && *x < 0) fail(path, fmt::format("value {} is negative; expected an integer >= 0", *x));
     if (*x < -kMaxCount || *x > kMaxCount) out_of_range();
     return *x;
@@ -43,23 +43,23 @@ struct Reader {
   std::vector<Count> counts(const json& doc, const std::string& key, bool allow_negative) const {
     if (!doc.contains(key)) fail(key, "missing; expected an array of integers");
     const json& a = doc[key];
-    if (!a.is_array()) fail(key, fmt::format("expected an array of integers, got {}", a.dump()));
+    if (!a.is_array()) fail(key, fmt::format("expected an array of integers, got {}", detail::excerpt(a)));
     std::vector<Count> v;
     for (std::size_t i = 0; i < a.size(); ++i) v.push_back(count(a[i], fmt::format("{}[{}]", key, i), allow_negative));
     return v;
   }
 
   double cost(const json& v, const std::string& path) const {
-    if (!v.is_number()) fail(path, fmt::format("expected a number, got {}", v.dump()));
+    if (!v.is_number()) fail(path, fmt::format("expected a number, got {}", detail::excerpt(v)));
     const double x = v.get<double>();
-    if (!std::isfinite(x) || x <= 0) fail(path, fmt::format("value {} is not a cost; expected a finite number > 0", v.dump()));
+    if (!std::isfinite(x) || x <= 0) fail(path, fmt::format("value {} is not a cost; expected a finite number > 0", detail::excerpt(v)));
     return x;
   }
 
   std::vector<double> costs(const json& doc, const std::string& key, std::size_t n) const {
     const json& a = doc[key];
     if (a.is_number()) return std::vector<double>(n, cost(a, key));
-    if (!a.is_array()) fail(key, fmt::format("expected a number or an array of {} numbers, got {}", n, a.dump()));
+    if (!a.is_array()) fail(key, fmt::format("expected a number or an array of {} numbers, got {}", n, detail::excerpt(a)));
     if (a.size() != n) fail(key, fmt::format("{} values for {} processors; expected {}", a.size(), n, n));
     std::vector<double> v;
     for (std::size_t i = 0; i < n; ++i) v.push_back(cost(a[i], fmt::format("{}[{}]", key, i)));
@@ -67,7 +67,7 @@ struct Reader {
   }
 
   double time(const json& v, const std::string& path) const {
-    if (!v.is_number()) fail(path, fmt::format("expected a number, got {}", v.dump()));
+    if (!v.is_number()) fail(path, fmt::format("expected a number, got {}", detail::excerpt(v)));
     const double x = v.get<double>();
     if (!std::isfinite(x)) fail(path, "expected a finite number");
     return x;
@@ -155,7 +155,7 @@ RingSchedule parse_ring_schedule_json(const std::string& text, const ring::Ring&
     x.end = r.time(t["end"], at + ".end");
     if (t.contains("direction")) {
       const json& d = t["direction"];
-      if (d != "succ" && d != "pred") r.fail(at + ".direction", fmt::format("expected \"succ\" or \"pred\", got {}", d.dump()));
+      if (d != "succ" && d != "pred") r.fail(at + ".direction", fmt::format("expected \"succ\" or \"pred\", got {}", detail::excerpt(d)));
       x.to_succ = d == "succ";
     } else {
       x.to_succ = x.to == (x.from + 1) % n;

@@ -88,19 +88,72 @@ int guarded_plan(hetlb_mpi_plan plan, F&& f) {
 
 }  // namespace
 
+namespace {
+
+// Registers a new plan under a handle written to *plan (nothing when plan is NULL: the plan is dropped,
+// collectively, like its creation).
+void keep(std::unique_ptr<hetlb::mpi::Plan> p, hetlb_mpi_plan* plan) {
+  if (!plan) return;
+  auto handle = std::make_unique<hetlb_mpi_plan_s>();
+  handle->was_root = p->rank() == p->distribution().root;
+  handle->plan = std::move(p);
+  std::lock_guard lock(g_handles_mutex);
+  *plan = handle.get();
+  g_handles.emplace(handle.get(), std::move(handle));
+}
+
+}  // namespace
+
 extern "C" {
 
 int hetlb_mpi_plan_create(const char* platform_path, long long n, int root, MPI_Comm comm, hetlb_mpi_plan* plan) {
   if (plan) *plan = HETLB_MPI_PLAN_NULL;
   return guarded(comm, [&] {
-    auto p = std::make_unique<hetlb::mpi::Plan>(std::string(platform_path ? platform_path : ""), n, root, comm);
-    if (!plan) return;  // nowhere to put it: the plan is dropped (collectively, like its creation)
-    auto handle = std::make_unique<hetlb_mpi_plan_s>();
-    handle->was_root = p->rank() == p->distribution().root;
-    handle->plan = std::move(p);
-    std::lock_guard lock(g_handles_mutex);
-    *plan = handle.get();
-    g_handles.emplace(handle.get(), std::move(handle));
+    keep(std::make_unique<hetlb::mpi::Plan>(std::string(platform_path ? platform_path : ""), n, root, comm), plan);
+  });
+}
+
+int hetlb_mpi_plan_create_bound(const char* platform_path, long long n, int root, int binding, MPI_Comm comm,
+                                hetlb_mpi_plan* plan) {
+  if (plan) *plan = HETLB_MPI_PLAN_NULL;
+  return guarded(comm, [&] {
+    keep(std::make_unique<hetlb::mpi::Plan>(std::string(platform_path ? platform_path : ""), n, root, comm,
+                                            hetlb::scatter::Request{}, static_cast<hetlb::mpi::Binding>(binding)),
+         plan);
+  });
+}
+
+int hetlb_mpi_plan_create_measured(double seconds_per_item, int item_bytes, long long n, int root, MPI_Comm comm,
+                                   hetlb_mpi_plan* plan) {
+  if (plan) *plan = HETLB_MPI_PLAN_NULL;
+  return guarded(comm, [&] {
+    keep(std::make_unique<hetlb::mpi::Plan>(hetlb::mpi::Plan::measured(seconds_per_item, item_bytes, n, root, comm)),
+         plan);
+  });
+}
+
+int hetlb_mpi_plan_predicted(hetlb_mpi_plan plan, double* compute_seconds) {
+  return guarded_plan(plan, [&] {
+    const hetlb::mpi::Plan& p = lookup(plan);
+    if (compute_seconds) *compute_seconds = p.predicted_compute();
+  });
+}
+
+int hetlb_mpi_plan_check(hetlb_mpi_plan plan, double seconds, double margin, int replan, int* status,
+                         double* departure) {
+  return guarded_plan(plan, [&] {
+    const hetlb::mpi::PlanCheck& c = lookup(plan).check(seconds, margin, replan != 0);
+    if (status) *status = c.status;
+    if (departure) *departure = c.departure;
+  });
+}
+
+int hetlb_mpi_plan_status(hetlb_mpi_plan plan, int* status, double* departure, int* worst_rank) {
+  return guarded_plan(plan, [&] {
+    const hetlb::mpi::PlanCheck& c = lookup(plan).last_check();
+    if (status) *status = c.status;
+    if (departure) *departure = c.departure;
+    if (worst_rank) *worst_rank = c.worst_rank;
   });
 }
 

@@ -20,6 +20,7 @@ const char* describe(int error) {
     case HETLB_MPI_E_TYPE: return "HETLB_MPI_ERR_TYPE: send and receive type signatures differ";
     case HETLB_MPI_E_PLAN: return "HETLB_MPI_ERR_PLAN: null, freed or unknown plan";
     case HETLB_MPI_E_COMM: return "HETLB_MPI_ERR_COMM: plan used on another communicator, or a null communicator";
+    case HETLB_MPI_E_ARG: return "HETLB_MPI_ERR_ARG: a measured time, margin or binding out of range or differing between ranks";
   }
   return "unknown hetlb_mpi error";
 }

@@ -30,10 +30,11 @@ void Plan::adopt(MPI_Comm comm) {
   MPI_Comm_size(comm_, &size_);
 }
 
-Plan::Plan(const std::string& platform_path, std::int64_t n, int root, MPI_Comm comm, scatter::Request request) {
+Plan::Plan(const std::string& platform_path, std::int64_t n, int root, MPI_Comm comm, scatter::Request request, Binding binding)
+    : request_(request) {
   MPI_Comm dup = duplicate(comm);
   try {
-    d_ = plan_distribution(platform_path, n, root, dup, request);
+    d_ = plan_distribution(platform_path, n, root, dup, request, binding);
   } catch (...) {
     MPI_Comm_free(&dup);
     throw;
@@ -42,16 +43,37 @@ Plan::Plan(const std::string& platform_path, std::int64_t n, int root, MPI_Comm 
   adopt(dup);
 }
 
-Plan::Plan(const Platform& platform, std::int64_t n, int root, MPI_Comm comm, scatter::Request request) {
+Plan::Plan(const Platform& platform, std::int64_t n, int root, MPI_Comm comm, scatter::Request request, Binding binding)
+    : request_(request) {
   MPI_Comm dup = duplicate(comm);
   try {
-    d_ = plan_distribution(platform, n, root, dup, request);
+    d_ = plan_distribution(platform, n, root, dup, request, binding);
   } catch (...) {
     MPI_Comm_free(&dup);
     throw;
   }
   d_.comm = comm;
   adopt(dup);
+}
+
+Plan::Plan(MPI_Comm dup, MPI_Comm parent, Distribution d, scatter::Request request)
+    : request_(request), d_(std::move(d)) {
+  d_.comm = parent;
+  adopt(dup);
+}
+
+Plan Plan::measured(double seconds_per_item, int item_bytes, std::int64_t n, int root, MPI_Comm comm,
+                    scatter::Request request) {
+  MPI_Comm dup = duplicate(comm);
+  Distribution d;
+  try {
+    const Platform platform = measured_platform(seconds_per_item, item_bytes, root, dup);
+    d = plan_distribution(platform, n, root, dup, request);
+  } catch (...) {
+    MPI_Comm_free(&dup);
+    throw;
+  }
+  return Plan(dup, comm, std::move(d), request);
 }
 
 Plan::Plan(Distribution distribution, MPI_Comm comm) : d_(std::move(distribution)) {
@@ -67,12 +89,14 @@ Plan::Plan(Distribution distribution, MPI_Comm comm) : d_(std::move(distribution
 }
 
 Plan::Plan(Plan&& other) noexcept
-    : d_(std::move(other.d_)), comm_(std::exchange(other.comm_, MPI_COMM_NULL)), rank_(other.rank_), size_(other.size_),
-      checks_(other.checks_) {}
+    : request_(other.request_), last_check_(other.last_check_), d_(std::move(other.d_)),
+      comm_(std::exchange(other.comm_, MPI_COMM_NULL)), rank_(other.rank_), size_(other.size_), checks_(other.checks_) {}
 
 Plan& Plan::operator=(Plan&& other) noexcept {
   if (this != &other) {
     Plan old(std::move(*this));
+    request_ = other.request_;
+    last_check_ = other.last_check_;
     d_ = std::move(other.d_);
     comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
     rank_ = other.rank_;

@@ -1,8 +1,14 @@
 #include "hetlb/plot/gnuplot.hpp"
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -43,21 +49,38 @@ void check_figure_path(const std::string& option, const std::string& path) {
   check_writable(option, path);
 }
 
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+namespace {
+
+// A control character (a newline ends a gnuplot command: what follows it would be read as one) becomes
+// '?'; every other byte is kept.
+std::string without_controls(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    out += (u < 0x20 || u == 0x7f) ? '?' : c;
   }
+  return out;
+}
+
+}  // namespace
+
+std::string quote(const std::string& s) {
+  // gnuplot's single-quoted strings take every character as it is (no backslash escapes, no `command`
+  // substitution, no @macro); only the quote itself is written twice.
+  std::string out = "'";
+  for (const char c : without_controls(s)) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string quote_data(const std::string& s) {
+  // A data line is never run as a command; a double-quoted column cannot hold a double quote.
+  std::string out = "\"";
+  for (const char c : without_controls(s)) out += c == '"' ? '\'' : c;
   return out + "\"";
 }
 
 namespace {
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 // The first line of gnuplot's log that says something (its error, after the echoed script line).
 std::string first_message(const fs::path& log) {
@@ -68,38 +91,85 @@ std::string first_message(const fs::path& log) {
   }
   return "";
 }
+
+// Runs gnuplot in `folder` on `script` (its standard input), its messages to `log_fd`: no shell, and
+// no user string on a command line. Returns gnuplot's wait status, or throws when it cannot start.
+int run_gnuplot(const std::string& script, const fs::path& folder, int log_fd, const std::string& path) {
+  // A socket rather than a pipe: send() with MSG_NOSIGNAL, so gnuplot dying early is an error here,
+  // not a SIGPIPE that kills hetlb.
+  int fds[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    throw Error(fmt::format("{}: cannot start gnuplot ({})", path, std::strerror(errno)));
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
+  posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
+  char arg0[] = "gnuplot";
+  char* argv[] = {arg0, nullptr};
+  pid_t pid = 0;
+  const int spawned = ::posix_spawnp(&pid, "gnuplot", &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(fds[1]);
+  if (spawned != 0) {
+    ::close(fds[0]);
+    throw Error(fmt::format("{}: cannot start gnuplot ({}; is gnuplot installed? make deps installs it)", path,
+                            std::strerror(spawned)));
+  }
+  for (std::size_t done = 0; done < script.size();) {
+    const ssize_t n = ::send(fds[0], script.data() + done, script.size() - done, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // gnuplot stopped reading: its exit status and log say why
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return status;
+}
+
 }  // namespace
 
 void render(const std::string& script, const std::string& path) {
   if (!is_figure_format(path)) throw Error(fmt::format("{}: {}", path, unknown_format(path)));
   if (const std::string why = unwritable_reason(path); !why.empty()) throw Error(fmt::format("{}: {}", path, why));
   const fs::path target = output_target(path);  // a symbolic link is drawn through
-  const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp{}", target.filename().string(), ::getpid(),
-                                                           target.extension().string());
+  // gnuplot runs in the figure's folder and writes a file whose name hetlb makes up (only letters,
+  // digits and dots): the user's path never enters the script.
+  static int figures = 0;
+  const std::string tmp_name =
+      fmt::format(".hetlb-figure.{}.{}{}", ::getpid(), ++figures, target.extension().string());
+  const fs::path tmp = target.parent_path() / tmp_name;
   std::string text = script;
   const std::string ph = kOutputPlaceholder;
   for (std::size_t at = text.find(ph); at != std::string::npos; at = text.find(ph, at))
-    text.replace(at, ph.size(), quote(tmp.string()));
+    text.replace(at, ph.size(), quote(tmp_name));
   // gnuplot's messages go to a log beside the figure, never to our standard output (where a summary
   // may be going): its first line is quoted if the figure fails, warnings are dropped otherwise.
   const fs::path log = tmp.string() + ".log";
-  FILE* pipe = ::popen(("gnuplot >" + shell_quote(log.string()) + " 2>&1").c_str(), "w");
-  if (!pipe) throw Error("gnuplot: cannot start it (is gnuplot installed? make deps installs it)");
-  std::fwrite(text.data(), 1, text.size(), pipe);
-  const int status = ::pclose(pipe);
-  const std::string said = first_message(log);
+  const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (log_fd < 0) throw Error(fmt::format("{}: cannot write in its folder ({})", path, std::strerror(errno)));
   std::error_code ec;
+  int status = 0;
+  try {
+    status = run_gnuplot(text, target.parent_path(), log_fd, path);
+  } catch (...) {
+    ::close(log_fd);
+    fs::remove(log, ec);
+    throw;
+  }
+  ::close(log_fd);
+  const std::string said = first_message(log);
   fs::remove(log, ec);
-  if (status != 0 || !fs::exists(tmp, ec) || fs::file_size(tmp, ec) == 0) {
+  if (status != 0 || !fs::is_regular_file(tmp, ec) || fs::file_size(tmp, ec) == 0) {
     fs::remove(tmp, ec);
-    throw Error(fmt::format("{}: gnuplot failed to draw the figure (exit status {}{}; is gnuplot installed?)", path,
-                            status, said.empty() ? "" : ": " + said));
+    const std::string how = WIFEXITED(status) ? fmt::format("exit status {}", WEXITSTATUS(status))
+                                              : fmt::format("signal {}", WTERMSIG(status));
+    throw Error(fmt::format("{}: gnuplot failed to draw the figure ({}{})", path, how, said.empty() ? "" : ": " + said));
   }
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    throw Error(fmt::format("{}: cannot write the figure", path));
-  }
+  commit_output(tmp, target, path);
 }
 
 }  // namespace hetlb::plot

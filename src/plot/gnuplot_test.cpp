@@ -84,4 +84,27 @@ TEST(Gnuplot, CheckFigurePathRefusesWhatRenderWouldRefuse) {
   fs::remove_all(folder);
 }
 
+// Strings reach gnuplot as single-quoted strings: no `command`, no escape, no newline that would
+// start a command of its own. A figure's own path never enters the script.
+TEST(Gnuplot, QuotedStringsAreNeverCommands) {
+  EXPECT_EQ(hetlb::plot::quote("plain"), "'plain'");
+  EXPECT_EQ(hetlb::plot::quote("it's"), "'it''s'");
+  EXPECT_EQ(hetlb::plot::quote("a\nb\r\x7f"), "'a?b?" "?'");
+  EXPECT_EQ(hetlb::plot::quote("back\\slash \"`x`\""), "'back\\slash \"`x`\"'");
+  EXPECT_EQ(hetlb::plot::quote_data("a\"b\nc"), "\"a'b?c\"");
+  const fs::path folder = scratch("x").parent_path() / "odd 'folder\"\n!touch PWN0\n";
+  fs::create_directories(folder);
+  const fs::path figure = folder / "f`touch PWN1`'\n!touch PWN2\n.svg";
+  const std::string hostile = "t`touch PWN3`' \n!touch PWN4\n\\\" system(\"touch PWN5\") @x";
+  const std::string script = "set terminal " + hetlb::plot::terminal_for(figure.string()) + "\nset output " +
+                             hetlb::plot::kOutputPlaceholder + "\nset title " + hetlb::plot::quote(hostile) +
+                             "\n$d << EOD\n" + hetlb::plot::quote_data(hostile) + " 1\nEOD\n" +
+                             "plot $d using 0:2:xtic(1) with points title " + hetlb::plot::quote(hostile) + "\n";
+  hetlb::plot::render(script, figure.string());
+  EXPECT_GT(fs::file_size(figure), 0u);
+  for (const auto& entry : fs::recursive_directory_iterator(folder.parent_path()))
+    EXPECT_EQ(entry.path().filename().string().rfind("PWN", 0), std::string::npos) << "created: " << entry.path();
+  fs::remove_all(folder.parent_path());
+}
+
 }  // namespace

@@ -17,7 +17,7 @@ void render_strategy_bars(const std::vector<std::string>& metrics, const std::ve
   s += "set output " + std::string(kOutputPlaceholder) + "\n";
   s += "$data << EOD\n";
   for (const StrategyBar& b : bars) {
-    s += quote(b.variant);
+    s += quote_data(b.variant);
     for (double v : b.values) s += std::isnan(v) ? " NaN" : fmt::format(" {:.9g}", v);
     s += "\n";
   }

@@ -34,7 +34,8 @@ void check_config(const DiffusionConfig& c) {
     throw Error(fmt::format("--ratio {}: expected a positive computation/communication cost ratio", c.ratio));
   if (c.convergence_iterations < 1)
     throw Error(fmt::format("--iterations {}: expected at least 1", c.convergence_iterations));
-  if (!(c.strategy.k >= 1)) throw Error(fmt::format("--k {}: expected k >= 1", c.strategy.k));
+  if (!(c.strategy.k >= 1) || !std::isfinite(c.strategy.k))
+    throw Error(fmt::format("--k {}: expected a finite k >= 1", c.strategy.k));
   if (c.strategy.residue_equal && c.strategy.kind != diffusion::StrategyKind::simple)
     throw Error(fmt::format("--residue-equal: applies to --strategy simple only, not {}",
                             diffusion::to_string(c.strategy.kind)));

@@ -145,7 +145,7 @@ TEST(PlatformCli, RefusesPlatformsThatCannotHoldTheNodes) {
   std::remove(out.c_str());
   expect_refused("simgrid-platform --study grid --nodes 1529 -o " + out, "1529 hosts; expected 1 to 1528");
   expect_refused("simgrid-platform --study mesh --nodes 4 -o " + out, "--study mesh: unknown platform");
-  expect_refused("simgrid-platform --study grid --nodes 0 -o " + out, "--nodes 0");
+  expect_refused("simgrid-platform --study grid --nodes 0 -o " + out, "--nodes: value 0: expected a whole number from 1");
   expect_refused("simgrid-platform -o " + out, "no platform");
   expect_refused("simgrid-platform --study grid -o " + out, "--nodes");
   // A host of speed 0 or a link of bandwidth 0: SimGrid aborted ("The Impossible Did Happen", exit 134).

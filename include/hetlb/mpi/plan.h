@@ -3,7 +3,8 @@
  * results gathered back).
  *
  * Platform model: a hetlb platform JSON file (README.md, "The platform file"). After `count` expansion
- * processor k is rank k of the communicator; the processor count must equal the communicator size.
+ * processor k is rank k of the communicator (or bound by host name: hetlb_mpi_plan_create_bound); the
+ * processor count must equal the communicator size. Or no file: hetlb_mpi_plan_create_measured.
  *
  * Layout: rank r holds the items [displs[r], displs[r] + counts[r]) of the root's buffer, displs being
  * prefix sums of counts in rank order (the MPI_Scatterv convention). The root sends the blocks in the
@@ -16,9 +17,12 @@
  * send type and every receive type have the same size (scatter; the reverse for gather).
  * hetlb_mpi_plan_create duplicates `comm`: hetlb's messages never meet the application's.
  *
+ * A collective call made by only some ranks of the communicator is erroneous, as in MPI: undefined,
+ * in practice the callers wait for the others, possibly forever.
+ *
  * Errors: every function returns MPI_SUCCESS (HETLB_MPI_SUCCESS) or an MPI error class registered by
  * hetlb with MPI_Add_error_class (MPI_Error_string prints it). Argument errors are agreed: the same
- * code on every rank, never a crash or a hang. A failure of MPI itself returns HETLB_MPI_ERR_MPI on the
+ * code on every rank, never a crash or a hang (when every rank makes the call). A failure of MPI itself returns HETLB_MPI_ERR_MPI on the
  * ranks where MPI reported it. Every error also goes to the error handler of the communicator the plan
  * was created on (MPI_Comm_call_errhandler; with MPI's default MPI_ERRORS_ARE_FATAL the job aborts, so
  * set MPI_ERRORS_RETURN to handle codes). One line "hetlb_mpi: <what>" goes to stderr, from the root
@@ -46,9 +50,10 @@ enum hetlb_mpi_error {
   HETLB_MPI_E_MPI = 6,      /* an MPI call failed */
   HETLB_MPI_E_TYPE = 7,     /* send and receive type signatures differ, or MPI_DATATYPE_NULL */
   HETLB_MPI_E_PLAN = 8,     /* a null, freed or unknown plan handle */
-  HETLB_MPI_E_COMM = 9      /* a plan used on another communicator, or MPI_COMM_NULL */
+  HETLB_MPI_E_COMM = 9,     /* a plan used on another communicator, or MPI_COMM_NULL */
+  HETLB_MPI_E_ARG = 10      /* a measured time, margin or binding out of range, or differing between ranks */
 };
-#define HETLB_MPI_E_LAST 9
+#define HETLB_MPI_E_LAST 10
 
 /* The MPI error class of a hetlb error (registered on first use, MPI must be initialized). */
 int hetlb_mpi_error_class(int error);
@@ -69,6 +74,7 @@ void hetlb_mpi_set_error_output(int enabled);
 #define HETLB_MPI_ERR_TYPE hetlb_mpi_error_class(HETLB_MPI_E_TYPE)
 #define HETLB_MPI_ERR_PLAN hetlb_mpi_error_class(HETLB_MPI_E_PLAN)
 #define HETLB_MPI_ERR_COMM hetlb_mpi_error_class(HETLB_MPI_E_COMM)
+#define HETLB_MPI_ERR_ARG hetlb_mpi_error_class(HETLB_MPI_E_ARG)
 
 typedef struct hetlb_mpi_plan_s* hetlb_mpi_plan;
 #define HETLB_MPI_PLAN_NULL ((hetlb_mpi_plan)0)
@@ -102,6 +108,50 @@ int hetlb_mpi_plan_gather(hetlb_mpi_plan plan, const void* sendbuf, MPI_Datatype
  * MPI_Scatterv/MPI_Gatherv do with mismatched arguments, an error only on the ranks that notice it
  * (a wrong number of bytes received, a null buffer), possibly none. On by default. */
 int hetlb_mpi_plan_set_checks(hetlb_mpi_plan plan, int enabled);
+/* How processors are bound to ranks (hetlb_mpi_plan_create_bound). POSITION: processor k of the file
+ * (after count expansion) runs on rank k. HOST: a processor runs on a rank of its host, the host being
+ * the processor's name or, for a `count` entry, its name without the "-<j>" suffix, compared with
+ * MPI_Get_processor_name (the environment variable HETLB_MPI_HOST overrides it); a host's processors go
+ * to its ranks in rank order, and a host with as many processors as ranks is required. */
+#define HETLB_MPI_BIND_POSITION 0
+#define HETLB_MPI_BIND_HOST 1
+
+/* Collective. hetlb_mpi_plan_create with a binding (the same on every rank, else HETLB_MPI_ERR_ARG).
+ * Under POSITION too, a file whose processors name the ranks' hosts in another order than the ranks'
+ * is refused (HETLB_MPI_ERR_PLATFORM, the same on every rank): reorder it or bind by HOST. */
+int hetlb_mpi_plan_create_bound(const char* platform_path, long long n, int root, int binding, MPI_Comm comm,
+                                hetlb_mpi_plan* plan);
+
+/* Collective. A plan from measured costs, no platform file: each rank passes its own seconds per item
+ * (e.g. its first iteration's computing time over its item count; > 0), and the root times its link
+ * to every rank with a few short messages (an empty one and one of about 64 KB to 1 MB) when its
+ * item_bytes (bytes per item on the wire) is > 0; with 0 the links count as free and the plan is
+ * proportional to the speeds. Only the root's n and item_bytes count. Predictions are in seconds. */
+int hetlb_mpi_plan_create_measured(double seconds_per_item, int item_bytes, long long n, int root, MPI_Comm comm,
+                                   hetlb_mpi_plan* plan);
+
+/* Local. This rank's predicted computing time for its share (Tcomp(rank, count), the platform's time
+ * unit: seconds for measured plans and hetlb calibrate's files); may be NULL. */
+int hetlb_mpi_plan_predicted(hetlb_mpi_plan plan, double* compute_seconds);
+
+/* The plan's self-check (hetlb_mpi_plan_check). */
+enum hetlb_mpi_plan_status {
+  HETLB_MPI_PLAN_ON_TRACK = 0,  /* every rank within the margin of its prediction (or never checked) */
+  HETLB_MPI_PLAN_STALE = 1,     /* some rank departs by more than the margin; the plan is unchanged */
+  HETLB_MPI_PLAN_REPLANNED = 2  /* it did, and the plan was made again from the measured times */
+};
+
+/* Collective. Each rank passes the seconds it spent computing its share in one iteration (not waiting).
+ * The departure of rank r is |seconds_r - predicted_r| / predicted_r over the ranks holding items; when
+ * the largest exceeds `margin` (e.g. 0.25: 25%; the same on every rank, as `replan`) the plan is STALE,
+ * and with replan != 0 it is made again at the root with each rank's computing cost per item set to its
+ * measured seconds / count (links and root unchanged): REPLANNED, same handle, new counts (query
+ * hetlb_mpi_plan_share again). status (the same on every rank) and departure (the largest) may be NULL. */
+int hetlb_mpi_plan_check(hetlb_mpi_plan plan, double seconds, double margin, int replan, int* status,
+                         double* departure);
+/* Local. The last check's status, largest departure and the rank where it was (-1 before any check). */
+int hetlb_mpi_plan_status(hetlb_mpi_plan plan, int* status, double* departure, int* worst_rank);
+
 /* Collective. Frees the plan and its communicator; *plan becomes HETLB_MPI_PLAN_NULL. */
 int hetlb_mpi_plan_free(hetlb_mpi_plan* plan);
 

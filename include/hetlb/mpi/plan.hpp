@@ -10,12 +10,25 @@
 
 namespace hetlb::mpi {
 
+// The outcome of Plan::check (hetlb_mpi_plan_check): the same on every rank.
+struct PlanCheck {
+  int status = HETLB_MPI_PLAN_ON_TRACK;  // hetlb_mpi_plan_status
+  double departure = 0;                  // largest |measured - predicted| / predicted over ranks with items
+  int worst_rank = -1;                   // where it was (-1 before any check)
+};
+
 class Plan {
  public:
   Plan() = default;
   // Collective over comm; throws hetlb::mpi::Error on every rank. Only the root's n and platform count.
-  Plan(const std::string& platform_path, std::int64_t n, int root, MPI_Comm comm, scatter::Request request = {});
-  Plan(const Platform& platform, std::int64_t n, int root, MPI_Comm comm, scatter::Request request = {});
+  Plan(const std::string& platform_path, std::int64_t n, int root, MPI_Comm comm, scatter::Request request = {},
+       Binding binding = Binding::Position);
+  Plan(const Platform& platform, std::int64_t n, int root, MPI_Comm comm, scatter::Request request = {},
+       Binding binding = Binding::Position);
+  // Collective: a plan from each rank's measured seconds per item and the root's timed links
+  // (hetlb_mpi_plan_create_measured). Only the root's n and item_bytes count.
+  static Plan measured(double seconds_per_item, int item_bytes, std::int64_t n, int root, MPI_Comm comm,
+                       scatter::Request request = {});
   // A plan from a distribution planned on comm (throws HETLB_MPI_E_COMM on every rank otherwise).
   Plan(Distribution distribution, MPI_Comm comm);
   Plan(Plan&& other) noexcept;
@@ -40,8 +53,18 @@ class Plan {
   void set_checks(bool enabled);
   bool checks() const { return checks_; }
 
+  // This rank's predicted computing time for its share (the platform's time unit).
+  double predicted_compute() const { return d_.predicted_compute[static_cast<std::size_t>(rank_)]; }
+  // Collective; see hetlb_mpi_plan_check. Throws hetlb::mpi::Error (HETLB_MPI_E_ARG) on every rank for a
+  // negative or non-finite time, a margin <= 0, or margin/replan differing between ranks.
+  const PlanCheck& check(double seconds, double margin, bool replan);
+  const PlanCheck& last_check() const { return last_check_; }
+
  private:
+  Plan(MPI_Comm dup, MPI_Comm parent, Distribution d, scatter::Request request);
   void adopt(MPI_Comm comm);
+  scatter::Request request_;
+  PlanCheck last_check_;
   Distribution d_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 0;

@@ -15,12 +15,22 @@ std::string terminal_for(const std::string& path, int width = 1100, int height =
 void check_figure_path(const std::string& option, const std::string& path);
 
 // Runs gnuplot on `script` (which must `set output` to the string OUTPUT_PLACEHOLDER) and moves the
-// result to `path`. Throws hetlb::Error when gnuplot is missing or fails.
+// result to `path` (inside an OutputTransaction, at its commit). gnuplot runs without a shell, in the
+// figure's folder, writing a file whose name hetlb makes up: `path` never enters the script. Throws
+// hetlb::Error when gnuplot is missing or fails.
 void render(const std::string& script, const std::string& path);
 
 inline constexpr const char* kOutputPlaceholder = "@OUTPUT@";
 
-// Quotes a string for a gnuplot script.
+// The one way a string (a file or processor name, a title) enters a gnuplot script as a command's
+// argument: a single-quoted string, where gnuplot reads every character as it is (no `command`
+// substitution, no backslash escapes, no @macro), the quote itself doubled, and every control character
+// (a newline would end the command) replaced by '?'.
 std::string quote(const std::string& s);
+
+// A string as a column of an inline data block ($data << EOD): double-quoted (gnuplot's data quoting),
+// a double quote inside replaced by ' and control characters by '?', so it is one column of one line
+// and never the block's end. Data lines are never run as commands.
+std::string quote_data(const std::string& s);
 
 }  // namespace hetlb::plot

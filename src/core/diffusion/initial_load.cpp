@@ -1,7 +1,10 @@
 // Initial distributions of the paper (Section "Configurations"): all the load on one node (an end
 // of the line), or spread at random; plus any distribution read from a file.
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <fstream>
 #include <numeric>
 #include <random>
@@ -10,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "hetlb/diffusion/initial_load.hpp"
+#include "hetlb/diffusion/metrics.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
 
@@ -55,15 +59,16 @@ std::vector<double> read_initial_load(const std::string& path, int nodes, bool i
     std::istringstream fields(line);
     std::string word;
     while (fields >> word) {
-      std::size_t used = 0;
-      double x = 0;
-      try {
-        x = std::stod(word, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != word.size() || !std::isfinite(x) || x < 0)
+      // strtod, not stod: a tiny positive load (1e-320, below the smallest normal double) is a load;
+      // one past the largest double is named as such.
+      char* end = nullptr;
+      errno = 0;
+      const double x = std::strtod(word.c_str(), &end);
+      if (end != word.c_str() + word.size() || std::isnan(x) || x < 0)
         throw Error(fmt::format("{}:{}: load \"{}\"; expected a non-negative number", path, lineno, word));
+      if (!std::isfinite(x))
+        throw Error(fmt::format("{}:{}: load \"{}\"{}; expected a finite non-negative number", path, lineno, word,
+                                errno == ERANGE ? " is beyond the largest double" : ""));
       if (integer && x != std::floor(x))
         throw Error(fmt::format("{}:{}: load {} with --integer; expected a whole number", path, lineno, word));
       load.push_back(x);
@@ -72,8 +77,11 @@ std::vector<double> read_initial_load(const std::string& path, int nodes, bool i
   if (nodes > 0 && static_cast<int>(load.size()) != nodes)
     throw Error(fmt::format("{}: {} loads for {} nodes; expected one load per node", path, load.size(), nodes));
   if (load.empty()) throw Error(fmt::format("{}: no loads; expected one load per node", path));
-  if (std::accumulate(load.begin(), load.end(), 0.0) <= 0)
-    throw Error(fmt::format("{}: total load is 0; expected some load", path));
+  const double total = total_load(load);
+  if (!std::isfinite(total))
+    throw Error(fmt::format("{}: the loads add up past the largest double ({:g}); expected a finite total load", path,
+                            std::numeric_limits<double>::max()));
+  if (total <= 0) throw Error(fmt::format("{}: total load is 0; expected some load", path));
   return load;
 }
 
@@ -86,6 +94,10 @@ std::vector<double> make_initial_load(const std::string& spec, int nodes, double
   if (integer && per_node != std::floor(per_node))
     throw Error(fmt::format("load per node {} with --integer; expected a whole number", per_node));
   const double total = per_node * nodes;
+  if (!std::isfinite(total))
+    throw Error(fmt::format("load per node {} x {} nodes: the total load is past the largest double ({:g}); expected a "
+                            "smaller load per node",
+                            per_node, nodes, std::numeric_limits<double>::max()));
   if (spec == "single") {
     std::vector<double> load(nodes, 0.0);
     load[0] = total;

@@ -15,7 +15,7 @@ double total_load(const std::vector<double>& loads) {
     c += std::abs(sum) >= std::abs(x) ? (sum - t) + x : (x - t) + sum;
     sum = t;
   }
-  return sum + c;
+  return std::isfinite(sum) ? sum + c : sum;  // past the largest double: +inf, not the NaN of inf - inf
 }
 
 double load_spread_percent(const std::vector<double>& loads) {

@@ -11,13 +11,15 @@ module hetlb_mpi_f08
 
   public :: hetlb_mpi_plan, hetlb_mpi_plan_create, hetlb_mpi_plan_share, hetlb_mpi_plan_counts, &
             hetlb_mpi_plan_scatter, hetlb_mpi_plan_gather, hetlb_mpi_plan_set_checks, hetlb_mpi_plan_free, hetlb_mpi_error_of, &
-            hetlb_mpi_set_error_output
+            hetlb_mpi_set_error_output, hetlb_mpi_plan_create_measured, hetlb_mpi_plan_check
   public :: HETLB_MPI_E_PLATFORM, HETLB_MPI_E_SIZE, HETLB_MPI_E_ROOT, HETLB_MPI_E_COUNT, HETLB_MPI_E_BUFFER, &
-            HETLB_MPI_E_MPI, HETLB_MPI_E_TYPE, HETLB_MPI_E_PLAN, HETLB_MPI_E_COMM
+            HETLB_MPI_E_MPI, HETLB_MPI_E_TYPE, HETLB_MPI_E_PLAN, HETLB_MPI_E_COMM, HETLB_MPI_E_ARG, &
+            HETLB_MPI_PLAN_ON_TRACK, HETLB_MPI_PLAN_STALE, HETLB_MPI_PLAN_REPLANNED
 
   integer, parameter :: HETLB_MPI_E_PLATFORM = 1, HETLB_MPI_E_SIZE = 2, HETLB_MPI_E_ROOT = 3, &
                         HETLB_MPI_E_COUNT = 4, HETLB_MPI_E_BUFFER = 5, HETLB_MPI_E_MPI = 6, &
-                        HETLB_MPI_E_TYPE = 7, HETLB_MPI_E_PLAN = 8, HETLB_MPI_E_COMM = 9
+                        HETLB_MPI_E_TYPE = 7, HETLB_MPI_E_PLAN = 8, HETLB_MPI_E_COMM = 9, HETLB_MPI_E_ARG = 10
+  integer, parameter :: HETLB_MPI_PLAN_ON_TRACK = 0, HETLB_MPI_PLAN_STALE = 1, HETLB_MPI_PLAN_REPLANNED = 2
 
   type, bind(C) :: hetlb_mpi_plan
     type(c_ptr) :: handle = c_null_ptr
@@ -31,6 +33,23 @@ module hetlb_mpi_f08
       integer(c_int), value :: root, comm
       type(c_ptr), intent(out) :: plan
     end function c_create
+    integer(c_int) function c_create_measured(seconds, item_bytes, n, root, comm, plan) &
+        bind(C, name="hetlb_mpi_plan_create_measured_f08")
+      import :: c_int, c_long_long, c_double, c_ptr
+      real(c_double), value :: seconds
+      integer(c_int), value :: item_bytes
+      integer(c_long_long), value :: n
+      integer(c_int), value :: root, comm
+      type(c_ptr), intent(out) :: plan
+    end function c_create_measured
+    integer(c_int) function c_check(plan, seconds, margin, replan, status, departure) bind(C, name="hetlb_mpi_plan_check")
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: plan
+      real(c_double), value :: seconds, margin
+      integer(c_int), value :: replan
+      integer(c_int), intent(out) :: status
+      real(c_double), intent(out) :: departure
+    end function c_check
     integer(c_int) function c_share(plan, count, offset) bind(C, name="hetlb_mpi_plan_share")
       import :: c_int, c_long_long, c_ptr
       type(c_ptr), value :: plan
@@ -89,6 +108,38 @@ contains
     rc = c_create(trim(platform_path) // c_null_char, n, int(root, c_int), int(comm%MPI_VAL, c_int), plan%handle)
     if (present(ierror)) ierror = rc
   end subroutine hetlb_mpi_plan_create
+
+  ! Collective. A plan from measured costs (plan.h): each rank's own seconds per item; links timed by
+  ! the root when its item_bytes > 0. Only the root's n and item_bytes count.
+  subroutine hetlb_mpi_plan_create_measured(seconds_per_item, item_bytes, n, root, comm, plan, ierror)
+    real(c_double), intent(in) :: seconds_per_item
+    integer, intent(in) :: item_bytes, root
+    integer(c_long_long), intent(in) :: n
+    type(MPI_Comm), intent(in) :: comm
+    type(hetlb_mpi_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_create_measured(seconds_per_item, int(item_bytes, c_int), n, int(root, c_int), int(comm%MPI_VAL, c_int), &
+                           plan%handle)
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_create_measured
+
+  ! Collective. The plan's self-check (plan.h): status is HETLB_MPI_PLAN_ON_TRACK, _STALE or _REPLANNED.
+  subroutine hetlb_mpi_plan_check(plan, seconds, margin, replan, status, departure, ierror)
+    type(hetlb_mpi_plan), intent(in) :: plan
+    real(c_double), intent(in) :: seconds, margin
+    logical, intent(in) :: replan
+    integer, intent(out) :: status
+    real(c_double), optional, intent(out) :: departure
+    integer, optional, intent(out) :: ierror
+    integer(c_int) :: s
+    real(c_double) :: d
+    integer :: rc
+    rc = c_check(plan%handle, seconds, margin, merge(1_c_int, 0_c_int, replan), s, d)
+    status = s
+    if (present(departure)) departure = d
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_check
 
   ! Local: this rank's item count and the (0-based) index of its first item in the root's buffer.
   subroutine hetlb_mpi_plan_share(plan, count, offset, ierror)

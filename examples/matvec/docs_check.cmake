@@ -1,0 +1,26 @@
+# cmake -DDOC=docs/mpi.md -DSOURCES="a.c;b.c" -P docs_check.cmake
+# Passes when every ```c block of DOC appears verbatim in one of SOURCES (the guide's before/after code
+# is the tested example's), and there is at least one.
+file(READ ${DOC} doc)
+string(REPLACE ";" "@SEMICOLON@" doc "${doc}")  # the blocks become list elements: no ";" inside
+set(sources "")
+foreach(f ${SOURCES})
+  file(READ ${f} text)
+  string(REPLACE ";" "@SEMICOLON@" text "${text}")
+  string(APPEND sources "${text}\n")
+endforeach()
+string(REGEX MATCHALL "```c\n[^`]*```" blocks "${doc}")
+list(LENGTH blocks n)
+if(n EQUAL 0)
+  message(FATAL_ERROR "${DOC}: no ```c block")
+endif()
+foreach(block IN LISTS blocks)
+  string(REGEX REPLACE "^```c\n" "" code "${block}")
+  string(REGEX REPLACE "```$" "" code "${code}")
+  string(FIND "${sources}" "${code}" at)
+  if(at EQUAL -1)
+    string(REPLACE "@SEMICOLON@" ";" code "${code}")
+    message(FATAL_ERROR "${DOC}: this C block is not in ${SOURCES} verbatim:\n${code}")
+  endif()
+endforeach()
+message(STATUS "${n} C blocks of ${DOC} found verbatim in the example")

@@ -1,0 +1,79 @@
+"""SimGrid simulations: asynchronous iterative load balancing (Couturier, Giersch) and scatter replay.
+
+Each simulation runs in a forked child process (SimGrid allows one engine per process) while the GIL
+is released: other Python threads go on meanwhile.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import numpy as np
+
+from . import _hetlb
+from .planning import PlatformLike, _as_platform, _whole
+
+
+def simulate_diffusion(
+    *,
+    platform: str = "cluster",
+    nodes: Optional[int] = None,
+    topology: str = "torus",
+    strategy: str = "besteffort",
+    k: float = 1.0,
+    virtual_load: bool = False,
+    integer: bool = False,
+    residue_equal: bool = False,
+    coalesce_data: bool = False,
+    estimates: str = "accounted",
+    lb_phase: str = "aligned",
+    simulate_streaks: bool = False,
+    initial: str = "single",
+    load_per_node: float = 1000.0,
+    ratio: float = 1.0,
+    seed: int = 1,
+    iterations: int = 2000,
+    time_limit: float = 0.0,
+    min_comp_iter: float = -1.0,
+    min_lb_iter: float = -1.0,
+    trace: bool = False,
+    trace_interval: float = 0.0,
+) -> dict:
+    """Simulates one run, as ``hetlb simulate diffusion --format json`` (same options, same defaults,
+    dashes become underscores; ``nodes=None``: 16, or the topology/initial-load file's count).
+
+    Returns the metrics dict of the command line (converged, avg_idle_time, avg_convergence_date,
+    data_transfer_amount, ..., simulated_time, wall_seconds) plus ``initial_loads`` and ``final_loads``
+    (numpy arrays) and, with ``trace=True``, ``trace_dates`` (numpy, s) and ``trace_loads`` (numpy,
+    one row per date, one column per node) sampled every ``trace_interval`` s (0: every tau).
+    ValueError on bad options, with the command line's message.
+    """
+    text = _hetlb._simulate_diffusion(
+        str(platform), -1 if nodes is None else _whole(nodes, "nodes"), str(topology), str(strategy), float(k),
+        bool(virtual_load), bool(integer), bool(residue_equal), bool(coalesce_data), str(estimates),
+        str(lb_phase), bool(simulate_streaks), str(initial), float(load_per_node), float(ratio),
+        _whole(seed, "seed"), _whole(iterations, "iterations"), float(time_limit), float(min_comp_iter),
+        float(min_lb_iter), float(trace_interval), bool(trace))
+    result = json.loads(text)
+    result["initial_loads"] = np.asarray(result["initial_loads"], dtype=float)
+    result["final_loads"] = np.asarray(result["final_loads"], dtype=float)
+    samples = result.pop("trace", None)
+    if samples is not None:
+        result["trace_dates"] = np.asarray(samples["dates"], dtype=float)
+        result["trace_loads"] = np.asarray(samples["loads"], dtype=float).reshape(len(samples["dates"]), -1)
+    return result
+
+
+def simulate_scatter(
+    platform: PlatformLike,
+    items: Optional[int] = None,
+    algorithm: str = "exact",
+    order: str = "bandwidth",
+    root: Optional[str] = None,
+) -> dict:
+    """Plans a scatter and replays it on SimGrid, as ``hetlb simulate scatter --format json``: the
+    predicted and simulated makespans, their relative gap and per share the predicted and simulated
+    dates."""
+    p = _as_platform(platform)
+    return json.loads(_hetlb._simulate_scatter(p.to_json(), p.source, 0 if items is None else _whole(items, "items"),
+                                               str(algorithm), str(order), "" if root is None else str(root)))

@@ -1,0 +1,147 @@
+// hetlb._hetlb_mpi: persistent load-balanced scatter/gather plans (hetlb::mpi::Plan, the C++ face of
+// hetlb/mpi/plan.h) over mpi4py communicators (their MPI_Comm through mpi4py's C API). The buffers are
+// raw bytes here: an item is `itemsize` contiguous bytes; hetlb/mpi.py checks and agrees on them.
+#include <mpi.h>
+#include <mpi4py/mpi4py.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <climits>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "errors.hpp"
+#include "hetlb/error.hpp"
+#include "hetlb/io/platform_json.hpp"
+#include "hetlb/mpi/plan.hpp"
+#include "hetlb/scatter/send_order.hpp"
+#include "hetlb/scatter/solve.hpp"
+
+namespace py = pybind11;
+
+namespace hetlb::python {
+
+namespace {
+
+MPI_Comm comm_of(py::handle comm) {
+  MPI_Comm* c = PyMPIComm_Get(comm.ptr());
+  if (c == nullptr) throw py::error_already_set();
+  return *c;
+}
+
+// An item of `itemsize` bytes as one MPI datatype, freed with the guard.
+struct ItemType {
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  explicit ItemType(long long itemsize) {
+    if (itemsize < 1 || itemsize > INT_MAX) throw Error(fmt::format("itemsize = {}: expected 1 to {} bytes", itemsize, INT_MAX));
+    MPI_Type_contiguous(static_cast<int>(itemsize), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+  }
+  ~ItemType() {
+    if (type != MPI_DATATYPE_NULL) MPI_Type_free(&type);
+  }
+  ItemType(const ItemType&) = delete;
+  ItemType& operator=(const ItemType&) = delete;
+};
+
+const void* read_pointer(py::handle b) {
+  if (b.is_none()) return nullptr;
+  py::buffer_info info = py::reinterpret_borrow<py::buffer>(b).request();
+  return info.ptr;
+}
+
+void* write_pointer(py::handle b) {
+  if (b.is_none()) return nullptr;
+  py::buffer_info info = py::reinterpret_borrow<py::buffer>(b).request(true);
+  return info.ptr;
+}
+
+struct MpiPlan {
+  std::unique_ptr<mpi::Plan> plan;
+  py::object comm;  // the mpi4py communicator it was created on (kept alive)
+
+  MpiPlan() = default;
+  MpiPlan(const MpiPlan&) = delete;
+  MpiPlan& operator=(const MpiPlan&) = delete;
+  ~MpiPlan() {  // after MPI_Finalize (interpreter exit) the communicator is gone with MPI: nothing to free
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) static_cast<void>(plan.release());
+  }
+
+  const mpi::Plan& get() const {
+    if (!plan || !plan->valid()) throw Error("the plan was freed: create another");
+    return *plan;
+  }
+};
+
+std::unique_ptr<MpiPlan> make_plan(py::object comm, const std::string& platform_json, const std::string& source,
+                                   long long items, int root, const std::string& algorithm, const std::string& order,
+                                   bool dp_fallback, std::size_t order_evaluations) {
+  MPI_Comm c = comm_of(comm);
+  scatter::Request req;
+  req.algorithm = scatter::parse_algorithm(algorithm);
+  if (scatter::is_order_policy(order)) req.order = scatter::parse_order_policy(order);
+  else req.order_list = order;
+  req.exact.dp_fallback = dp_fallback;
+  req.search.max_evaluations = order_evaluations;
+  req.search.exact = req.exact;
+  const Platform pf = io::parse_platform_json(platform_json, source);
+  auto p = std::make_unique<MpiPlan>();
+  p->comm = comm;
+  {
+    py::gil_scoped_release release;
+    p->plan = std::make_unique<mpi::Plan>(pf, items, root, c, req);
+  }
+  return p;
+}
+
+}  // namespace
+
+}  // namespace hetlb::python
+
+PYBIND11_MODULE(_hetlb_mpi, m) {
+  using namespace hetlb::python;
+  m.doc() = "hetlb's MPI scatter/gather plans over mpi4py communicators; use hetlb.mpi.";
+  if (import_mpi4py() < 0) throw py::error_already_set();
+  register_errors(m);
+  py::class_<MpiPlan>(m, "MpiPlan", "A persistent plan over a duplicate of the communicator (collective).")
+      .def_property_readonly("counts", [](const MpiPlan& p) { return p.get().distribution().counts; })
+      .def_property_readonly("displacements", [](const MpiPlan& p) { return p.get().distribution().displs; })
+      .def_property_readonly("send_order", [](const MpiPlan& p) { return p.get().distribution().send_order; })
+      .def_property_readonly("gather_order", [](const MpiPlan& p) { return p.get().distribution().gather_order; })
+      .def_property_readonly("root", [](const MpiPlan& p) { return p.get().distribution().root; })
+      .def_property_readonly("items", [](const MpiPlan& p) { return p.get().distribution().total(); })
+      .def_property_readonly("count", [](const MpiPlan& p) { return p.get().count(); })
+      .def_property_readonly("offset", [](const MpiPlan& p) { return p.get().offset(); })
+      .def_property_readonly("comm", [](const MpiPlan& p) { return p.comm; })
+      .def_property_readonly("predicted_makespan",
+                             [](const MpiPlan& p) { return p.get().distribution().predicted_makespan; })
+      .def("_scatter",
+           [](const MpiPlan& p, py::object sendbuf, py::object recvbuf, long long itemsize) {
+             const hetlb::mpi::Plan& plan = p.get();
+             const void* s = read_pointer(sendbuf);
+             void* r = write_pointer(recvbuf);
+             ItemType t(itemsize);
+             py::gil_scoped_release release;
+             plan.scatter(s, t.type, r, t.type);
+           })
+      .def("_gather",
+           [](const MpiPlan& p, py::object sendbuf, py::object recvbuf, long long itemsize) {
+             const hetlb::mpi::Plan& plan = p.get();
+             const void* s = read_pointer(sendbuf);
+             void* r = write_pointer(recvbuf);
+             ItemType t(itemsize);
+             py::gil_scoped_release release;
+             plan.gather(s, t.type, r, t.type);
+           })
+      .def("free", [](MpiPlan& p) { p.plan.reset(); }, "Collective: frees the plan and its communicator.");
+  m.def("_make_plan", &make_plan, py::arg("comm"), py::arg("platform_json"), py::arg("source"), py::arg("items"),
+        py::arg("root"), py::arg("algorithm"), py::arg("order"), py::arg("dp_fallback") = false,
+        py::arg("order_evaluations") = 2000);
+  m.def("_comm_handle", [](py::object comm) { return reinterpret_cast<std::uintptr_t>(comm_of(comm)); });
+}

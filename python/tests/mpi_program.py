@@ -1,0 +1,96 @@
+"""Run under mpirun -np 4 by test_mpi.py: hetlb.mpi on records, persistent plans, and agreed errors.
+Rank 0 prints one line per check and rank: "<check> <rank> <outcome>"."""
+from mpi4py import MPI
+import numpy as np
+
+import hetlb
+import hetlb.mpi
+
+comm = MPI.COMM_WORLD
+rank, size = comm.Get_rank(), comm.Get_size()
+platform = hetlb.platform(compute=[3e-3, 1e-3, 2e-3, 1e-3][:size], comm=[0, 1e-4, 3e-4, 2e-4][:size], root=0)
+plan = hetlb.plan_scatter(platform, items=1000)
+
+
+lines = []
+
+
+def outcome(check, call):
+    try:
+        result = call()
+        lines.append(f"{check} {rank} ok {result}")
+    except ValueError as e:
+        lines.append(f"{check} {rank} ValueError {e}")
+
+
+# records of 3 float32 each, scattered and gathered back through a persistent plan, twice
+records = np.arange(3000, dtype=np.float32).reshape(1000, 3) if rank == 0 else None
+persistent = hetlb.mpi.Plan(comm, plan)
+
+
+def roundtrip():
+    for _ in range(2):
+        mine = hetlb.mpi.scatterv(comm, persistent, records)
+        assert mine.shape == (plan.counts[rank], 3) and mine.dtype == np.float32
+        start = plan.displacements[rank]
+        assert np.array_equal(mine[:, 0], 3 * np.arange(start, start + plan.counts[rank], dtype=np.float32))
+        back = hetlb.mpi.gatherv(comm, persistent, mine + 1)
+        if rank == 0:
+            assert np.array_equal(back, records + 1)
+    return persistent.counts == plan.counts.tolist()
+
+
+outcome("roundtrip", roundtrip)
+
+
+def same_counts_as_the_plan():  # the MPI plan is the local plan, whatever its options
+    ok = True
+    for kwargs in (dict(order="reverse-bandwidth", root="auto"), dict(algorithm="lp", order="best"),
+                   dict(algorithm="uniform", order="given")):
+        local = hetlb.plan_scatter(platform, items=777, **kwargs)
+        p = hetlb.mpi.Plan(comm, local)
+        ok = ok and p.counts == local.counts.tolist() and p.send_order == local.send_order.tolist()
+        ok = ok and p.root == local.root_rank
+        p.free()
+    return ok
+
+
+outcome("same-counts", same_counts_as_the_plan)
+
+
+def buffer_protocol():  # array.array in and out: no numpy needed by the caller
+    import array
+    send = array.array("d", range(1000)) if rank == 0 else None
+    recv = array.array("d", [0.0] * int(plan.counts[rank]))
+    assert hetlb.mpi.scatterv(comm, plan, send, recv) is recv
+    start = int(plan.displacements[rank])
+    return list(recv) == [float(x) for x in range(start, start + len(recv))]
+
+
+outcome("buffer-protocol", buffer_protocol)
+outcome("short-sendbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(999) if rank == 0 else None))
+outcome("bad-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
+                                                  np.zeros(1) if rank == 2 else None))
+outcome("bad-dtype", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
+                                                np.zeros(plan.counts[rank], dtype=np.float32 if rank == 3 else float)))
+outcome("gather-short", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank] - (rank == 1))))
+small = hetlb.plan_scatter(hetlb.platform(compute=[1e-3] * (size - 1), comm=[0] + [1e-4] * (size - 2)), items=10)
+outcome("wrong-size", lambda: hetlb.mpi.scatterv(comm, small, np.zeros(10) if rank == 0 else None))
+persistent.free()
+
+
+def calibrated():
+    pf = hetlb.mpi.calibrate(comm, lambda x: np.sqrt(np.ones(x)), [100, 1000, 10000], repeats=2)
+    assert [p["name"] for p in pf["processors"]] == [f"rank-{r}" for r in range(size)]
+    assert all(p["compute"]["per_item"] >= 0 for p in pf["processors"])
+    table = hetlb.mpi.calibrate(comm, lambda x: np.sqrt(np.ones(x)), [100, 1000], repeats=1, model="table")
+    assert [len(p["compute"]["table"]) for p in table["processors"]] == [2] * size
+    return int(hetlb.plan_scatter(pf, items=1000).counts.sum())
+
+
+outcome("calibrate", calibrated)
+outcome("calibrate-fails", lambda: hetlb.mpi.calibrate(comm, (lambda x: 1 / 0) if rank == 2 else abs, [10]))
+outcome("calibrate-sizes", lambda: hetlb.mpi.calibrate(comm, abs, [10, 0]))
+everything = comm.gather(lines, root=0)  # printed by rank 0 alone: mpirun may cut lines printed at once
+if rank == 0:
+    print("\n".join(line for mine in everything for line in mine), flush=True)

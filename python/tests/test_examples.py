@@ -1,0 +1,35 @@
+"""The examples run as written: the heterogeneous Scatterv under mpirun -np 4, the notebook script."""
+import os
+import subprocess
+
+import pytest
+
+from conftest import PYTHON_EXAMPLES, mpirun, python
+
+
+def env():
+    e = dict(os.environ)
+    e.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")
+    return e
+
+
+def test_heterogeneous_scatterv_example():
+    pytest.importorskip("mpi4py")
+    p = subprocess.run([*mpirun(), "-np", "4", python(), os.path.join(PYTHON_EXAMPLES, "heterogeneous_scatterv.py")],
+                       capture_output=True, text=True, timeout=120, env=env())
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("counts [") and "divmod: [25, 25, 25, 25]" in p.stdout
+
+
+def test_notebook_example(tmp_path):
+    figure = tmp_path / "strategies.png"
+    p = subprocess.run([python(), os.path.join(PYTHON_EXAMPLES, "compare_strategies.py"), str(figure)],
+                       capture_output=True, text=True, timeout=300, env=env())
+    assert p.returncode == 0, p.stderr
+    assert "besteffort+virtual" in p.stdout
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert "matplotlib is not installed" in p.stdout
+        pytest.skip("matplotlib is not installed: the figure is not drawn")
+    assert figure.stat().st_size > 1000

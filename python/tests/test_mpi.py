@@ -1,0 +1,53 @@
+"""hetlb.mpi under mpirun -np 4: records round trip through a persistent plan, and every argument
+error is the same ValueError on every rank (no hang)."""
+import os
+import subprocess
+
+import pytest
+
+from conftest import mpirun, python
+
+pytest.importorskip("mpi4py")
+
+
+@pytest.fixture(scope="module")
+def lines():
+    p = subprocess.run([*mpirun(), "-np", "4", python(), os.path.join(os.path.dirname(__file__), "mpi_program.py")],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = {}
+    for line in p.stdout.splitlines():
+        check, rank, rest = line.split(" ", 2)
+        out.setdefault(check, {})[int(rank)] = rest
+    return out
+
+
+def test_roundtrip(lines):
+    assert lines["roundtrip"] == {r: "ok True" for r in range(4)}
+
+
+def test_the_mpi_plan_is_the_local_plan(lines):
+    assert lines["same-counts"] == {r: "ok True" for r in range(4)}
+
+
+def test_any_buffer_protocol_object(lines):
+    assert lines["buffer-protocol"] == {r: "ok True" for r in range(4)}
+
+
+def test_calibrate_gives_a_platform_on_every_rank(lines):
+    assert lines["calibrate"] == {r: "ok 1000" for r in range(4)}
+
+
+@pytest.mark.parametrize("check,message", [
+    ("short-sendbuf", "rank 0: sendbuf: 999 items at the root: expected 1000, the plan's items"),
+    ("bad-recvbuf", "rank 2: recvbuf: 1 items: expected 149, this rank's share"),
+    ("bad-dtype", "item sizes differ between ranks (4 to 8 bytes)"),
+    ("gather-short", "rank 1: sendbuf: 409 items: expected 410, this rank's share"),
+    ("wrong-size", "processors"),
+    ("calibrate-fails", "rank 2: fn raised ZeroDivisionError: division by zero"),
+    ("calibrate-sizes", "sizes = [10, 0]: expected item counts > 0"),
+])
+def test_same_error_on_every_rank(lines, check, message):
+    outcomes = lines[check]
+    assert len(outcomes) == 4 and len(set(outcomes.values())) == 1, outcomes
+    assert outcomes[0].startswith("ValueError ") and message in outcomes[0]

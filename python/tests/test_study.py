@@ -1,0 +1,60 @@
+"""hetlb.study.read_results: typed columns, pandas when installed, a list of dicts otherwise."""
+import pytest
+
+from hetlb import study
+
+CSV = """spec_version,mode,strategy,k,virtual_load,ratio,seed,status,converged,avg_convergence_date,wall_seconds,error
+study-1,short,besteffort,1,false,10,1,ok,1,52.5,0.069,
+study-1,short,simple,2,true,0.1,2,timeout,0,,0.5,too long
+study-1,short,simple,2,true,0.1,3,ok,1,7,0.5,
+"""
+
+
+def write(tmp_path, text):
+    f = tmp_path / "results.csv"
+    f.write_text(text)
+    return f
+
+
+def test_typed_rows(tmp_path):
+    rows = study.read_results(write(tmp_path, CSV), as_dataframe=False)
+    assert len(rows) == 3
+    r = rows[1]
+    assert r["k"] == 2 and type(r["k"]) is int
+    assert r["virtual_load"] is True and rows[0]["virtual_load"] is False
+    assert r["ratio"] == 0.1 and type(rows[0]["ratio"]) is float
+    assert r["avg_convergence_date"] is None and rows[2]["avg_convergence_date"] == 7.0
+    assert r["status"] == "timeout" and r["error"] == "too long" and rows[0]["error"] is None
+
+
+def test_a_row_cut_by_a_kill_is_dropped(tmp_path):
+    rows = study.read_results(write(tmp_path, CSV + "study-1,short,sim"), as_dataframe=False)
+    assert len(rows) == 3
+
+
+def test_malformed_file(tmp_path):
+    with pytest.raises(ValueError, match=r"results.csv: line 3: 2 fields: expected 12"):
+        study.read_results(write(tmp_path, CSV.splitlines()[0] + "\n" + CSV.splitlines()[1] + "\na,b\n"))
+    with pytest.raises(ValueError, match="cannot read the results file"):
+        study.read_results(tmp_path / "missing.csv")
+
+
+def test_dataframe(tmp_path):
+    pd = pytest.importorskip("pandas")
+    df = study.read_results(write(tmp_path, CSV))
+    assert isinstance(df, pd.DataFrame) and len(df) == 3
+    assert str(df["k"].dtype) == "Int64" and str(df["ratio"].dtype) == "float64"
+    assert df["avg_convergence_date"].isna().tolist() == [False, True, False]
+
+
+def test_without_pandas_a_list(tmp_path, monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def no_pandas(name, *args, **kwargs):
+        if name == "pandas":
+            raise ImportError(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    assert isinstance(study.read_results(write(tmp_path, CSV)), list)

@@ -1,0 +1,49 @@
+#include "hetlb/sim/diffusion_json.hpp"
+
+#include "hetlb/io/diffusion_metrics_json.hpp"
+
+namespace hetlb::sim {
+
+nlohmann::json diffusion_json(const DiffusionConfig& c, const DiffusionResult& r) {
+  const auto& m = r.metrics;
+  nlohmann::json j = {
+      {"platform", c.platform},
+      {"nodes", r.final_loads.size()},
+      {"topology", r.topology_name},
+      {"strategy", diffusion::to_string(c.strategy.kind)},
+      {"k", c.strategy.k},
+      {"virtual_load", c.virtual_load},
+      {"integer", c.strategy.integer},
+      {"residue_equal", c.strategy.residue_equal},
+      {"coalesce_data", c.coalesce_data},
+      {"estimates", diffusion::to_string(c.estimates)},
+      {"lb_phase", diffusion::to_string(c.lb_phase)},
+      {"initial", c.initial},
+      {"ratio", c.ratio},
+      {"seed", c.seed},
+      {"iterations", c.convergence_iterations},
+      {"tau", r.tau},
+      {"time_limit", r.time_limit},
+      {"computed_load", m.computed_load},
+      {"events", r.events},
+      {"streaks_computed", r.fast_forwarded},
+      {"max_data_in_flight", r.max_data_in_flight},
+      {"simulated_time", m.simulated_time},
+      {"wall_seconds", m.wall_seconds},
+      {"events_per_wall_second", m.wall_seconds > 0 ? static_cast<double>(r.events) / m.wall_seconds : 0.0},
+      {"balance", diffusion::to_string(c.balance)},
+      {"speeds", c.speeds.empty() ? std::string("platform") : c.speeds},
+      {"node_speeds", r.speeds},
+      {"final_loads", r.final_loads},
+      {"target_loads", r.target_loads},
+      {"final_time_imbalance", r.final_time_imbalance},
+  };
+  nlohmann::json slowdowns = nlohmann::json::array();
+  for (const auto& s : c.slowdowns)
+    slowdowns.push_back({{"node", s.node}, {"factor", s.factor}, {"start", s.start}, {"end", s.end}});
+  j["slowdowns"] = slowdowns;
+  io::add_diffusion_metrics(j, m);
+  return j;
+}
+
+}  // namespace hetlb::sim
