@@ -53,6 +53,8 @@ def row_args(r):
         args += ['--lb-phase', 'staggered']
     if 'coalesced' in suffixes:
         args.append('--coalesce-data')
+    if 'time' in suffixes:
+        args += ['--balance', 'time']
     return args
 
 

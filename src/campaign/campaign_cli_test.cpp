@@ -269,6 +269,46 @@ TEST(CampaignCli, StaggeredPhasesAreTheirOwnVersion) {
   EXPECT_EQ(slurp(staggered_csv), before);
 }
 
+// balance: "load" (the default) keeps the version, so committed rows keep their meaning; "time" runs
+// --balance time under "VERSION+time". On the real Grid'5000 subset time balancing converges to other
+// shares (different dates and data moved); on equal speeds it gives the load rows' metrics.
+TEST(CampaignCli, TimeBalancingIsItsOwnVersion) {
+  const std::string load = tmp("balance-load.json"), time = tmp("balance-time.json");
+  const std::string load_csv = tmp("balance-load.csv"), time_csv = tmp("balance-time.csv");
+  std::remove(load_csv.c_str());
+  std::remove(time_csv.c_str());
+  const std::string common = R"({"spec_version": "b1", "strategies": "besteffort:1", "virtual_load": false,
+    "integer": false, "platforms": ["cluster", "grid-real"], "nodes": 16, "topologies": "torus", "initial": "random",
+    "ratios": 1, "iterations": 20, )";
+  std::ofstream(load) << common << R"("balance": "load", "results": ")" << load_csv << "\"}";
+  std::ofstream(time) << common << R"("balance": "time", "results": ")" << time_csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(load + " -j 2", &out, &err), 0) << err;
+  ASSERT_EQ(hetlb(time + " -j 2", &out, &err), 0) << err;
+  auto l = rows(load_csv), t = rows(time_csv);
+  ASSERT_EQ(l.size(), 2u);
+  ASSERT_EQ(t.size(), 2u);
+  const auto by_platform = [](const auto& a, const auto& b) { return a.at("platform") < b.at("platform"); };
+  std::sort(l.begin(), l.end(), by_platform);  // -j 2: rows in the order runs end
+  std::sort(t.begin(), t.end(), by_platform);
+  for (std::size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(l[i].at("spec_version"), "b1");
+    EXPECT_EQ(t[i].at("spec_version"), "b1+time");
+    ASSERT_EQ(t[i].at("status"), "ok") << t[i].at("error");
+    ASSERT_EQ(l[i].at("platform"), t[i].at("platform"));
+    for (const char* metric : {"max_convergence_date", "data_transfer_amount", "ctrl_messages"})
+      if (l[i].at("platform") == "cluster")
+        EXPECT_EQ(l[i].at(metric), t[i].at(metric)) << metric;
+      else
+        EXPECT_NE(l[i].at(metric), t[i].at(metric)) << metric;
+  }
+  const std::string before = slurp(time_csv);
+  std::ofstream(time) << common << R"("balance": "speed", "results": ")" << time_csv << "\"}";
+  EXPECT_NE(hetlb(time, &out, &err), 0);
+  EXPECT_NE(err.find("\"balance\" = \"speed\"; expected \"load\" or \"time\""), std::string::npos) << err;
+  EXPECT_EQ(slurp(time_csv), before);
+}
+
 // coalesce_data: the runs take --coalesce-data and their rows the version "VERSION+coalesced"; on the
 // grid at ratio 0.1, where the draft's model queues data messages, coalesced runs send fewer.
 TEST(CampaignCli, CoalescedDataIsItsOwnVersion) {

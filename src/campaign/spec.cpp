@@ -48,7 +48,7 @@ using nlohmann::json;
 const std::set<std::string> kSpecKeys = {
     "spec_version", "description", "results", "mode", "strategies", "virtual_load", "integer", "estimates",
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
-    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data"};
+    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data", "balance"};
 
 // x as a T when it is a whole number (an integer, or a whole float up to 2^53) within T's range.
 template <class T>
@@ -153,6 +153,15 @@ Spec read_spec(const std::string& path) {
     s.coalesce_data = coalesce.get<bool>();
     if (s.coalesce_data) s.version += "+coalesced";
   }
+  // What the strategies equalise (docs/simulation.md, "Balance by time"), likewise: "VERSION+time", so
+  // that rows balanced by load (the default, every committed row) keep their meaning.
+  if (spec.contains("balance")) {
+    const json& balance = spec.at("balance");
+    if (!balance.is_string() || (balance.get<std::string>() != "load" && balance.get<std::string>() != "time"))
+      r.fail("balance", balance, "\"load\" or \"time\"");
+    s.balance = balance.get<std::string>();
+    if (s.balance == "time") s.version += "+time";
+  }
   if (spec.contains("mode") && !spec.at("mode").is_string())
     r.fail("mode", spec.at("mode"), "convergence, fixed_duration or short");
   s.mode = spec.value("mode", std::string("convergence"));
@@ -190,8 +199,8 @@ Spec read_spec(const std::string& path) {
   const auto estimates = r.checked<std::string>("estimates", {"accounted"}, "accounted or reported",
                                                 [](const std::string& e) { return e == "accounted" || e == "reported"; });
   const auto platforms = r.checked<std::string>(
-      "platforms", {"cluster", "grid"}, "cluster, grid or an existing SimGrid XML file",
-      [](const std::string& p) { return p == "cluster" || p == "grid" || is_file(p); });
+      "platforms", {"cluster", "grid"}, "cluster, grid, grid-real or an existing SimGrid XML file",
+      [](const std::string& p) { return p == "cluster" || p == "grid" || p == "grid-real" || is_file(p); });
   const auto sizes = r.checked<int>("nodes", {16, 64, 256, 1024},
                                     fmt::format("node counts from 2 to {} (the simulator's largest)", sim::kMaxSimulatedNodes),
                                     [](int n) { return n >= 2 && n <= sim::kMaxSimulatedNodes; });
@@ -314,6 +323,7 @@ Spec read_spec(const std::string& path) {
                                           "json"};
                                 if (s.lb_phase != "aligned") x.args.insert(x.args.end(), {"--lb-phase", s.lb_phase});
                                 if (s.coalesce_data) x.args.push_back("--coalesce-data");
+                                if (s.balance != "load") x.args.insert(x.args.end(), {"--balance", s.balance});
                                 if (v) x.args.push_back("--virtual-load");
                                 if (in) x.args.push_back("--integer");
                                 x.key = join_key(x.values);

@@ -30,6 +30,7 @@ struct Spec {
   std::string path, version, mode, results;
   std::string lb_phase = "aligned";  // "staggered": version gets "+staggered", runs --lb-phase staggered
   bool coalesce_data = false;        // true: version gets "+coalesced", runs --coalesce-data
+  std::string balance = "load";      // "time": version gets "+time", runs --balance time
   double timeout = 0;  // wall seconds per run, 0: none
   std::vector<Setting> settings;  // longest first (most nodes first), then in spec order
 };

@@ -70,7 +70,7 @@ void add_diffusion_platform_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand("diffusion-platform",
                                      "Write the diffusion simulator's platform as SimGrid XML and a hostfile (SMPI)");
-  sub->add_option("kind", o->kind, "cluster or grid")->check(CLI::IsMember({"cluster", "grid"}))->capture_default_str();
+  sub->add_option("kind", o->kind, "cluster, grid or grid-real")->check(CLI::IsMember({"cluster", "grid", "grid-real"}))->capture_default_str();
   sub->add_option("--nodes", o->nodes, "hosts (one per rank)")->check(CLI::Range(1, 1 << 20))->capture_default_str();
   sub->add_option("--unit-bytes", o->unit_bytes, "bytes of one load unit (bandwidths scaled; default: unscaled)")
       ->capture_default_str();

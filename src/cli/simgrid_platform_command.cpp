@@ -1,5 +1,5 @@
 // hetlb simgrid-platform PLATFORM.json: the scatter platform as a SimGrid XML platform (for SMPI);
-// hetlb simgrid-platform --study cluster|grid --nodes N: the diffusion study's platform, as simulated.
+// hetlb simgrid-platform --study cluster|grid|grid-real --nodes N: the diffusion study's platform, as simulated.
 #include <unistd.h>
 
 #include <filesystem>
@@ -30,7 +30,7 @@ void run(const Options& o) {
   std::string xml, hosts;  // host k of the hostfile is processor k (MPI rank k), or node k of a simulation
   if (!o.study.empty()) {
     if (!sim::is_study_platform(o.study))
-      throw Error(fmt::format("--study {}: unknown platform; expected cluster or grid", o.study));
+      throw Error(fmt::format("--study {}: unknown platform; expected cluster, grid or grid-real", o.study));
     xml = sim::study_platform_xml(o.study, o.nodes);
     if (!o.hostfile.empty())
       for (const std::string& h : sim::study_host_names(o.study, o.nodes)) hosts += h + "\n";
@@ -39,7 +39,7 @@ void run(const Options& o) {
     xml = io::scatter_platform_to_simgrid_xml(platform, o.exp);
     for (const Processor& p : platform.processors) hosts += p.name + "\n";
   } else {
-    throw Error("simgrid-platform: no platform; expected PLATFORM.json or --study cluster|grid --nodes N");
+    throw Error("simgrid-platform: no platform; expected PLATFORM.json or --study cluster|grid|grid-real --nodes N");
   }
   // Both files or neither: the paths are checked before any work, and the files appear together once
   // both are written (OutputTransaction, in main).
@@ -55,9 +55,9 @@ void add_simgrid_platform_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "simgrid-platform", "Write a scatter platform, or a diffusion study platform, as a SimGrid XML platform");
   auto* file = sub->add_option("platform", o->platform, "platform JSON file");
-  auto* study = sub->add_option("--study", o->study, "the diffusion study's platform: cluster or grid (Grid'5000 subset)");
+  auto* study = sub->add_option("--study", o->study, "the diffusion study's platform: cluster, grid (Grid'5000 subset, normalised) or grid-real (its real speeds and links)");
   // The same bound as diffusion-platform and simulate (2^20): the hostfile alone is then at most 14 MB.
-  auto* nodes = sub->add_option("--nodes", o->nodes, "hosts of the study platform (cluster: 1 to 1048576, grid: 1 to 1528)")
+  auto* nodes = sub->add_option("--nodes", o->nodes, "hosts of the study platform (cluster: 1 to 1048576, grid and grid-real: 1 to 1528)")
                     ->check(whole_number<int>(1, 1 << 20));
   file->excludes(study);
   study->needs(nodes);

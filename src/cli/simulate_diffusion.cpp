@@ -1,6 +1,7 @@
 // hetlb simulate diffusion [--platform cluster|grid|FILE.xml] [--nodes N] [--topology T] [--strategy S]
 // [--k K] [--virtual-load] [--integer] [--initial single|random|FILE] [--ratio R] [--seed S]
-// [--format table|json] [--trace FILE.csv] [--plot FILE.png]
+// [--format table|json] [--trace FILE.csv] [--plot FILE.png] [--speeds LIST|FILE|grid-real]
+// [--slowdown NODE:FACTOR:START:END ...]
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -25,9 +26,11 @@ struct Options {
   std::string strategy = "besteffort";
   std::string estimates = "accounted";
   std::string lb_phase = "aligned";
+  std::string balance = "load";
   bool exact_end = false;
   std::string format = "table";
   std::string trace, plot;
+  std::vector<std::string> slowdowns;
   CLI::Option* nodes = nullptr;
 };
 
@@ -40,6 +43,9 @@ void run(Options& o) {
   o.config.estimates = diffusion::parse_estimates(o.estimates);
   o.config.lb_phase = diffusion::parse_balancing_phase(o.lb_phase);
   o.config.fast_forward = !o.exact_end;
+  o.config.balance = diffusion::parse_balance(o.balance);
+  o.config.slowdowns.clear();
+  for (const std::string& text : o.slowdowns) o.config.slowdowns.push_back(diffusion::parse_slowdown(text));
   // Outputs are checked before a simulation that may be long.
   plot::check_figure_path("--plot", o.plot);
   if (!o.trace.empty()) check_writable("--trace", o.trace);
@@ -57,18 +63,20 @@ void run(Options& o) {
   const sim::DiffusionResult r = sim::simulate_diffusion(config);
   if (!o.trace.empty()) sim::write_trace_csv(r, o.trace);
   if (!o.plot.empty()) {
-    std::vector<double> dates;
+    std::vector<double> dates, imbalance;
     std::vector<std::vector<double>> loads;
     for (const auto& s : r.trace) {
       dates.push_back(s.date);
       loads.push_back(s.loads);
+      imbalance.push_back(s.time_imbalance);
     }
     plot::render_load_curves(dates, loads, r.metrics.initial_total_load / static_cast<double>(r.final_loads.size()),
-                             fmt::format("{}{}{}, {} nodes ({}), {}", o.strategy,
+                             fmt::format("{}{}{}, {} nodes ({}), {}{}", o.strategy,
                                          o.strategy == "besteffort" ? fmt::format(" k={}", config.strategy.k) : "",
                                          config.virtual_load ? " + virtual load" : "", r.final_loads.size(),
-                                         r.topology_name, config.strategy.integer ? "integer" : "real"),
-                             o.plot);
+                                         r.topology_name, config.strategy.integer ? "integer" : "real",
+                                         config.balance == diffusion::Balance::time ? ", balanced by time" : ""),
+                             o.plot, imbalance);
   }
   const nlohmann::json j = diffusion_json(config, r);
   if (o.format == "json")
@@ -83,7 +91,22 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sim::DiffusionConfig& c = o->config;
   CLI::App* sub = simulate.add_subcommand(
       "diffusion", "Asynchronous iterative load balancing (Couturier & Giersch) simulated on SimGrid");
-  sub->add_option("--platform", c.platform, "cluster, grid, or a SimGrid XML platform file")->capture_default_str();
+  sub->add_option("--platform", c.platform,
+                  "cluster, grid (the study's Grid'5000 subset), grid-real (its real speeds and links), or a SimGrid "
+                  "XML platform file")
+      ->capture_default_str();
+  sub->add_option("--balance", o->balance,
+                  "what the strategies equalise: load (units, the papers' model) or time (load / host speed; "
+                  "convergence to speed-proportional shares)")
+      ->capture_default_str();
+  sub->add_option("--speeds", c.speeds,
+                  "cluster: node i's host at s_i Gflop/s, from a list (1,1,2,4), a file of relative speeds (one per "
+                  "node), or grid-real (the real Grid'5000 subset's spread, mean 1)");
+  sub->add_option("--slowdown", o->slowdowns,
+                  "NODE:FACTOR:START:END: the node's speed divided by FACTOR from START to END s (repeatable; SimGrid "
+                  "speed profiles)")
+      ->take_all()
+      ->allow_extra_args(false);
   o->nodes = sub->add_option("--nodes", c.nodes, "number of nodes (default: 16, or the topology/load file's)")
                  ->capture_default_str()
                  ->check(CLI::Range(1, 1 << 20));

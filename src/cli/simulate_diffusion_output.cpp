@@ -13,10 +13,10 @@ namespace hetlb::cli {
 void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
   // nlohmann::json objects iterate in key order; print in the order a reader wants instead.
   static const char* const keys[] = {
-      "platform", "nodes", "topology", "strategy", "k", "virtual_load", "integer", "initial", "ratio", "seed",
+      "platform", "nodes", "topology", "strategy", "k", "virtual_load", "integer", "balance", "initial", "ratio", "seed",
       "iterations", "tau", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date",
       "max_convergence_date", "data_transfer_amount", "initial_total_load", "final_total_load",
-      "load_spread_percent", "final_min_load", "final_max_load", "ctrl_messages", "data_messages",
+      "load_spread_percent", "final_min_load", "final_max_load", "final_time_imbalance", "ctrl_messages", "data_messages",
       "max_data_in_flight",
       "simulated_time", "wall_seconds", "events_per_wall_second"};
   // Simulated dates and durations say their unit; convergence dates also in tau (the paper's unit),

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "diffusion_world.hpp"
+#include "hetlb/diffusion/time_imbalance.hpp"
+#include "unlike_speeds.hpp"
 
 namespace hetlb::sim::detail {
 
@@ -185,6 +187,7 @@ void balancing_activity(World& w, Node& n) {
     n.news = false;
     for (; !n.ctrl_fifo.empty(); n.ctrl_fifo.pop_front())
       n.state.control_received(n.ctrl_fifo.front().slot, n.ctrl_fifo.front().report);
+    if (w.config.balance == diffusion::Balance::time) n.state.set_speed(current_speed(n.host) / kGigaflops);
     DecisionEvent event;
     if (observer) event.own_before = n.state.own_view();
     const std::vector<double>& t = n.state.decide(w.config.strategy);
@@ -257,11 +260,20 @@ void drain_activity(World& w) {
   for (Node& n : w.nodes) n.state.take_in();
 }
 
+LoadSample World::sample(double date) const {
+  LoadSample s{date, {}};
+  std::vector<double> speeds;
+  for (const Node& n : nodes) {
+    s.loads.push_back(n.state.real());
+    speeds.push_back(current_speed(n.host));
+  }
+  s.time_imbalance = diffusion::time_imbalance(s.loads, speeds);
+  return s;
+}
+
 void trace_activity(World& w) {
   while (!w.fast_forwarded) {  // a computed end writes its own samples (steady_state.cpp)
-    LoadSample s{s4u::Engine::get_clock(), {}};
-    for (const Node& n : w.nodes) s.loads.push_back(n.state.real());
-    w.trace.push_back(std::move(s));
+    w.trace.push_back(w.sample(s4u::Engine::get_clock()));
     w.next_trace = s4u::Engine::get_clock() + w.config.trace_interval;
     s4u::this_actor::sleep_for(w.config.trace_interval);
   }

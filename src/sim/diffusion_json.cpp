@@ -31,7 +31,17 @@ nlohmann::json diffusion_json(const DiffusionConfig& c, const DiffusionResult& r
       {"simulated_time", m.simulated_time},
       {"wall_seconds", m.wall_seconds},
       {"events_per_wall_second", m.wall_seconds > 0 ? static_cast<double>(r.events) / m.wall_seconds : 0.0},
+      {"balance", diffusion::to_string(c.balance)},
+      {"speeds", c.speeds.empty() ? std::string("platform") : c.speeds},
+      {"node_speeds", r.speeds},
+      {"final_loads", r.final_loads},
+      {"target_loads", r.target_loads},
+      {"final_time_imbalance", r.final_time_imbalance},
   };
+  nlohmann::json slowdowns = nlohmann::json::array();
+  for (const auto& s : c.slowdowns)
+    slowdowns.push_back({{"node", s.node}, {"factor", s.factor}, {"start", s.start}, {"end", s.end}});
+  j["slowdowns"] = slowdowns;
   io::add_diffusion_metrics(j, m);
   return j;
 }

@@ -11,10 +11,12 @@
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/run_scale.hpp"
+#include "hetlb/diffusion/time_imbalance.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/sim/platform.hpp"
 #include "platform_loading.hpp"
+#include "unlike_speeds.hpp"
 
 namespace hetlb::sim {
 
@@ -91,13 +93,17 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   diffusion::check_run_scale(total, average, config.ratio, time_limit);
   const double trace_interval = config.trace_interval < 0 ? tau : config.trace_interval;
   check_trace_size(n, time_limit, trace_interval);
+  diffusion::check_slowdowns(config.slowdowns, n);
+  const std::vector<double> cluster_speeds = detail::cluster_speeds(config, n);
 
   // Beyond kMaxGuardedNodes, stacks without guard pages: SimGrid aborted ("Failed to protect stack")
   // at 8192 nodes, past the process's memory mappings. Results do not depend on it.
   auto engine = detail::make_engine(n > kMaxGuardedNodes ? std::vector<std::string>{"--cfg=contexts/guard-size:0"}
                                                          : std::vector<std::string>{});
-  const std::vector<s4u::Host*> hosts = detail::load_platform(*engine, config.platform, n);
+  const std::vector<s4u::Host*> hosts = detail::load_platform(*engine, config.platform, n, cluster_speeds);
   const std::vector<int> host_of = map_nodes_to_hosts(n, static_cast<int>(hosts.size()));
+  std::vector<s4u::Host*> node_hosts;
+  for (int i = 0; i < n; ++i) node_hosts.push_back(hosts[host_of[i]]);
   for (int i = 0; i < n; ++i)
     for (int j : topology.neighbours[i])
       if (i < j) detail::check_route(hosts[host_of[i]], hosts[host_of[j]], config.platform);
@@ -109,13 +115,24 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   w.min_lb = config.min_lb_iter >= 0 ? config.min_lb_iter : w.tau;
   w.time_limit = time_limit;
   w.config.trace_interval = trace_interval;
-  w.tracker = diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
+  for (const s4u::Host* h : node_hosts) w.speeds.push_back(h->get_speed());
+  w.slowdowns_end = detail::apply_slowdowns(config.slowdowns, node_hosts);
+  std::vector<double> speeds;  // Gflop/s, without slowdowns
+  for (const s4u::Host* h : node_hosts) speeds.push_back(h->get_speed() / detail::kGigaflops);
+  // Balancing by time, each node aims at its speed-proportional share of the total.
+  const std::vector<double> targets = config.balance == diffusion::Balance::time
+                                          ? diffusion::target_shares(total, speeds)
+                                          : std::vector<double>(static_cast<std::size_t>(n), average);
+  w.tracker = config.balance == diffusion::Balance::time
+                  ? diffusion::ConvergenceTracker(targets, config.convergence_iterations)
+                  : diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
   w.drained = s4u::ConditionVariable::create();
   w.drain_mutex = s4u::Mutex::create();
   w.flops_per_unit = config.ratio * kUnitFlopsPerRatio;
   w.nodes.reserve(n);
   for (int i = 0; i < n; ++i) {
-    Node& node = w.nodes.emplace_back(i, static_cast<int>(topology.neighbours[i].size()), initial[i], config);
+    Node& node = w.nodes.emplace_back(i, static_cast<int>(topology.neighbours[i].size()), initial[i], config,
+                                      speeds[static_cast<std::size_t>(i)]);
     node.host = hosts[host_of[i]];
     node.ctrl_box = s4u::Mailbox::by_name(fmt::format("ctrl-{}", i));
     node.data_box = s4u::Mailbox::by_name(fmt::format("data-{}", i));
@@ -146,6 +163,8 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
     s4u::Actor::create("steady-state", hosts.front(), [&w] { detail::steady_state_activity(w); })->daemonize();
   if (w.config.trace_interval > 0)
     s4u::Actor::create("trace", hosts.front(), [&w] { detail::trace_activity(w); })->daemonize();
+  if (config.balance == diffusion::Balance::time && !config.slowdowns.empty())
+    s4u::Actor::create("speed-changes", hosts.front(), [&w] { detail::speed_change_activity(w); })->daemonize();
 
   static std::uint64_t dates = 0;  // one engine per process
   s4u::Engine::on_time_advance_cb([](double) { ++dates; });
@@ -161,11 +180,9 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   r.max_data_in_flight = w.max_in_flight;
   r.time_limit = w.time_limit;
   r.trace = std::move(w.trace);
-  if (w.config.trace_interval > 0) {
-    LoadSample last{w.finish_date, {}};
-    for (const Node& node : w.nodes) last.loads.push_back(node.state.real());
-    r.trace.push_back(std::move(last));
-  }
+  if (w.config.trace_interval > 0) r.trace.push_back(w.sample(w.finish_date));
+  r.speeds = w.speeds;
+  r.target_loads = targets;
   diffusion::Metrics& m = r.metrics;
   double idle = 0, sum_dates = 0, max_date = 0;
   for (const Node& node : w.nodes) {
@@ -194,6 +211,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   m.load_spread_percent = diffusion::load_spread_percent(r.final_loads);
   m.final_min_load = *std::min_element(r.final_loads.begin(), r.final_loads.end());
   m.final_max_load = *std::max_element(r.final_loads.begin(), r.final_loads.end());
+  r.final_time_imbalance = diffusion::time_imbalance(r.final_loads, w.speeds);
   m.ctrl_messages = w.ctrl_messages;
   m.data_messages = w.data_messages;
   m.ctrl_messages_skipped = w.ctrl_skipped;

@@ -21,9 +21,11 @@ struct Message {
 };
 
 struct Node {
-  Node(int id_, int degree, double load, const DiffusionConfig& c)
+  // `speed`: the host's, in Gflop/s (1 on the study's platforms), the node's own when balancing by time.
+  Node(int id_, int degree, double load, const DiffusionConfig& c, double speed)
       : id(id_),
-        state(load, degree, c.virtual_load, c.estimates),
+        state(load, degree, c.virtual_load, c.estimates, c.balance,
+              c.balance == diffusion::Balance::time ? speed : 1.0),
         last_sent(degree),
         sent_any(degree, false),
         data_in_flight_to(degree, 0) {}
@@ -80,9 +82,13 @@ struct World {
   double computed = 0;  // load computed by the iterations counted (Metrics::computed_load)
   std::vector<LoadSample> trace;
   double next_trace = 0;  // date of the trace activity's next sample
+  std::vector<double> speeds;  // each node's host speed (flop/s) without slowdowns
+  double slowdowns_end = 0;    // date the last slowdown ends (0: none); speeds are constant from then on
   double wall_start = 0, last_progress = 0;
 
   Message* make(const Message& m);
+  // Every node's held load and the time imbalance with the hosts' speeds now, dated `date`.
+  LoadSample sample(double date) const;
   void release(Message* m) { free_list.push_back(m); }
   void finish(double date);
 };
@@ -95,6 +101,8 @@ void balancing_activity(World& w, Node& n);
 void timer_activity(World& w);
 void drain_activity(World& w);
 void trace_activity(World& w);
+// Wakes each slowed node's balancing at the dates its speed changes (unlike_speeds.cpp).
+void speed_change_activity(World& w);
 // The end of the run computed instead of simulated (steady_state.cpp).
 void steady_state_activity(World& w);
 

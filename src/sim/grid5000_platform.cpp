@@ -1,5 +1,6 @@
 // The study's Grid'5000 subset at any size (Couturier & Giersch, Section "Platforms"): which hosts
-// are picked, and the normalised SimGrid platform joining them through g5k.xml's backbone.
+// are picked, and the SimGrid platform joining them through g5k.xml's backbone: normalised as in the
+// study, or with each cluster's real speed and g5k.xml's real links.
 #include <algorithm>
 #include <map>
 
@@ -31,23 +32,48 @@ std::vector<int> apportion(const std::vector<int>& sizes, int seats) {
 constexpr const char* kIntra = "bandwidth=\"125MBps\" latency=\"50us\"";
 constexpr const char* kWide = "bandwidth=\"2.25GBps\" latency=\"500us\"";
 
+std::string link_attributes(double bandwidth, double latency) {
+  return fmt::format("bandwidth=\"{}Bps\" latency=\"{}s\"", bandwidth, latency);
+}
+
+// The links of each kind in one variant.
+struct Links {
+  std::string uplink, access, backbone;
+};
+
+Links links_of(Variant v) {
+  if (v == Variant::normalised) return {kIntra, kIntra, kWide};
+  return {link_attributes(kUplinkBandwidth, kUplinkLatency), link_attributes(kGatewayBandwidth, kGatewayLatency),
+          link_attributes(kBackboneBandwidth, kBackboneLatency)};
+}
+
+std::string cluster_tag(const std::string& id, const Cluster& cluster, int picked, Variant v) {
+  if (v == Variant::normalised)
+    return fmt::format(
+        "    <cluster id=\"{0}\" prefix=\"{0}-\" radical=\"1-{1}\" suffix=\"\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\""
+        " sharing_policy=\"SPLITDUPLEX\" router_id=\"{0}-router\"/>\n",
+        id, picked);
+  return fmt::format(
+      "    <cluster id=\"{0}\" prefix=\"{0}-\" radical=\"1-{1}\" suffix=\"\" speed=\"{2}f\" bw=\"{3}Bps\" lat=\"{4}s\""
+      " bb_bw=\"{5}Bps\" bb_lat=\"{6}s\" sharing_policy=\"SPLITDUPLEX\" router_id=\"{0}-router\"/>\n",
+      id, picked, cluster.speed, kHostLinkBandwidth, kHostLinkLatency, kClusterBackboneBandwidth,
+      kClusterBackboneLatency);
+}
+
 std::string link_id(const BackboneLink& l) { return fmt::format("{}-{}", l.a, l.b); }
 
 // One site: its picked clusters, each behind an uplink to the others and to the site's gateway.
-std::string site_zone(const Site& site, const std::vector<int>& picked) {
+std::string site_zone(const Site& site, const std::vector<int>& picked, Variant v) {
   std::string xml = fmt::format("  <zone id=\"{}-site\" routing=\"Full\">\n", site.name);
   std::vector<std::string> ids;
   for (std::size_t c = 0; c < site.clusters.size(); ++c) {
     if (picked[c] == 0) continue;
     const std::string id = fmt::format("{}-{}", site.name, site.clusters[c].name);
-    xml += fmt::format(
-        "    <cluster id=\"{0}\" prefix=\"{0}-\" radical=\"1-{1}\" suffix=\"\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\""
-        " sharing_policy=\"SPLITDUPLEX\" router_id=\"{0}-router\"/>\n",
-        id, picked[c]);
+    xml += cluster_tag(id, site.clusters[c], picked[c], v);
     ids.push_back(id);
   }
   xml += fmt::format("    <zone id=\"{0}-gateway-zone\" routing=\"Full\"><router id=\"{0}-gateway\"/></zone>\n", site.name);
-  for (const std::string& id : ids) xml += fmt::format("    <link id=\"{}-uplink\" {}/>\n", id, kIntra);
+  for (const std::string& id : ids) xml += fmt::format("    <link id=\"{}-uplink\" {}/>\n", id, links_of(v).uplink);
   for (std::size_t a = 0; a < ids.size(); ++a) {
     for (std::size_t b = a + 1; b < ids.size(); ++b)
       xml += fmt::format(
@@ -112,15 +138,27 @@ std::vector<std::string> host_names(int hosts) {
   return names;
 }
 
-std::string platform_xml(int hosts) {
+std::vector<double> host_speeds(int hosts) {
   const auto picked = select_hosts(hosts);
+  std::vector<double> speeds;
+  for (std::size_t s = 0; s < sites().size(); ++s)
+    for (std::size_t c = 0; c < sites()[s].clusters.size(); ++c)
+      speeds.insert(speeds.end(), static_cast<std::size_t>(picked[s][c]), sites()[s].clusters[c].speed);
+  return speeds;
+}
+
+std::string platform_xml(int hosts, Variant variant) {
+  const auto picked = select_hosts(hosts);
+  const Links links = links_of(variant);
   std::string xml =
       "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       "<platform version=\"4.1\">\n";
-  xml += fmt::format("<!-- Grid'5000 subset of {} hosts (hetlb, normalised as in the study) -->\n", hosts);
+  xml += variant == Variant::normalised
+             ? fmt::format("<!-- Grid'5000 subset of {} hosts (hetlb, normalised as in the study) -->\n", hosts)
+             : fmt::format("<!-- Grid'5000 subset of {} hosts (hetlb, real speeds and links of g5k.xml) -->\n", hosts);
   xml += "<zone id=\"grid5000\" routing=\"Floyd\">\n  <zone id=\"backbone\" routing=\"Floyd\">\n";
   for (std::string_view r : routers()) xml += fmt::format("    <router id=\"{}\"/>\n", r);
-  for (const BackboneLink& l : backbone()) xml += fmt::format("    <link id=\"{}\" {}/>\n", link_id(l), kWide);
+  for (const BackboneLink& l : backbone()) xml += fmt::format("    <link id=\"{}\" {}/>\n", link_id(l), links.backbone);
   for (const BackboneLink& l : backbone())
     xml += fmt::format("    <route src=\"{}\" dst=\"{}\"><link_ctn id=\"{}\"/></route>\n", l.a, l.b, link_id(l));
   xml += "  </zone>\n";
@@ -128,9 +166,9 @@ std::string platform_xml(int hosts) {
   for (std::size_t s = 0; s < sites().size(); ++s) {
     if (std::all_of(picked[s].begin(), picked[s].end(), [](int k) { return k == 0; })) continue;
     used.push_back(s);
-    xml += site_zone(sites()[s], picked[s]);
+    xml += site_zone(sites()[s], picked[s], variant);
   }
-  for (std::size_t s : used) xml += fmt::format("  <link id=\"{}-access\" {}/>\n", sites()[s].name, kIntra);
+  for (std::size_t s : used) xml += fmt::format("  <link id=\"{}-access\" {}/>\n", sites()[s].name, links.access);
   for (std::size_t s : used)
     xml += fmt::format(
         "  <zoneRoute src=\"{0}-site\" dst=\"backbone\" gw_src=\"{0}-gateway\" gw_dst=\"{1}\">"

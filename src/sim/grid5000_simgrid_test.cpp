@@ -121,7 +121,52 @@ std::string check_grid(int n) {
   return out;
 }
 
+// The real subset: the same hosts as the normalised one, each at its cluster's speed of the table, and
+// every link with g5k.xml's bandwidth and latency for its kind (grid5000.hpp).
+std::string check_grid_real(int n) {
+  auto engine = detail::make_engine();
+  const std::vector<s4u::Host*> hosts = detail::load_platform(*engine, "grid-real", n);
+  std::string out;
+  std::vector<std::string> names;
+  const std::vector<double> speeds = grid5000::host_speeds(n);
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    names.push_back(hosts[i]->get_name());
+    if (hosts[i]->get_speed() != speeds[i])
+      out += fmt::format("{} at {} flop/s, expected {}\n", hosts[i]->get_name(), hosts[i]->get_speed(), speeds[i]);
+  }
+  if (names != grid5000::host_names(n)) out += "hosts differ from grid5000::host_names\n";
+  using namespace grid5000;
+  for (const s4u::Link* l : engine->get_all_links()) {
+    const std::string name = l->get_name();
+    double bw = kHostLinkBandwidth, lat = kHostLinkLatency;
+    if (name == "__loopback__") continue;  // SimGrid's own
+    if (name.ends_with("-uplink")) {
+      bw = kUplinkBandwidth, lat = kUplinkLatency;
+    } else if (name.ends_with("-access")) {
+      bw = kGatewayBandwidth, lat = kGatewayLatency;
+    } else if (name.ends_with("_backbone")) {
+      bw = kClusterBackboneBandwidth, lat = kClusterBackboneLatency;
+    } else if (std::any_of(backbone().begin(), backbone().end(),
+                           [&](const BackboneLink& b) { return fmt::format("{}-{}", b.a, b.b) == name; })) {
+      bw = kBackboneBandwidth, lat = kBackboneLatency;
+    }
+    if (l->get_bandwidth() != bw || std::abs(l->get_latency() - lat) > 1e-15)
+      out += fmt::format("{} at {} B/s, {} s; expected {} B/s, {} s\n", name, l->get_bandwidth(), l->get_latency(), bw,
+                         lat);
+  }
+  // The slowest and the fastest cluster of g5k.xml are in the subset from 64 hosts on.
+  if (n >= 64 && (*std::min_element(speeds.begin(), speeds.end()) > 4.72e9 ||
+                  *std::max_element(speeds.begin(), speeds.end()) != 30.13e9))
+    out += "the subset lacks g5k.xml's slowest or fastest cluster\n";
+  return out;
+}
+
 class GridPlatform : public ::testing::TestWithParam<int> {};
+
+TEST_P(GridPlatform, RealVariantHasEachClustersSpeedAndG5ksLinks) {
+  const int n = GetParam();
+  EXPECT_EQ(in_child([n] { return check_grid_real(n); }), "");
+}
 
 TEST_P(GridPlatform, LoadsWithTheStudysHostsAndLinks) {
   const int n = GetParam();
@@ -166,22 +211,51 @@ TEST(Grid5000, FactTableAgreesWithG5kXml) {
               std::string out;
               std::map<std::string, std::map<std::string, int>> counts;
               std::map<std::string, const s4u::Host*> first_of_site;
-              for (const s4u::Host* h : hosts) {
-                const std::string name = h->get_name();
-                const std::string site = name.substr(name.find('.') + 1, name.find(".grid5000") - name.find('.') - 1);
-                ++counts[site][name.substr(0, name.rfind('-', name.find('.')))];
-                first_of_site.emplace(site, h);
-              }
-              std::map<std::string, std::map<std::string, int>> table;
-              for (const auto& s : grid5000::sites())
-                for (const auto& c : s.clusters) table[std::string(s.name)][std::string(c.name)] = c.hosts;
-              if (counts != table) out += "sites, clusters or host counts differ\n";
               const auto lower = [](std::string s) {
                 for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
                 return s;
               };
               std::set<std::string> routers;
               for (std::string_view r : grid5000::routers()) routers.emplace(r);
+              std::map<std::string, std::map<std::string, double>> speeds;
+              for (const s4u::Host* h : hosts) {
+                const std::string name = h->get_name();
+                const std::string site = name.substr(name.find('.') + 1, name.find(".grid5000") - name.find('.') - 1);
+                const std::string cluster = name.substr(0, name.rfind('-', name.find('.')));
+                ++counts[site][cluster];
+                if (speeds[site].count(cluster) && speeds[site][cluster] != h->get_speed())
+                  out += cluster + ": hosts of several speeds\n";
+                speeds[site][cluster] = h->get_speed();
+                first_of_site.emplace(site, h);
+              }
+              std::map<std::string, std::map<std::string, int>> table;
+              std::map<std::string, std::map<std::string, double>> table_speeds;
+              for (const auto& s : grid5000::sites())
+                for (const auto& c : s.clusters) {
+                  table[std::string(s.name)][std::string(c.name)] = c.hosts;
+                  table_speeds[std::string(s.name)][std::string(c.name)] = c.speed;
+                }
+              if (counts != table) out += "sites, clusters or host counts differ\n";
+              if (speeds != table_speeds) out += "cluster speeds differ\n";
+              // Links by their g5k.xml names: link_gw_SITE, link_CLUSTER, Router_Router, switch-*
+              // (split clusters, not kept), the clusters' backbones and the hosts' private links.
+              using namespace grid5000;
+              for (const s4u::Link* l : engine->get_all_links()) {
+                const std::string name = l->get_name();
+                double bw = kHostLinkBandwidth, lat = kHostLinkLatency;
+                if (name.starts_with("switch-") || name == "__loopback__") continue;
+                if (name.starts_with("link_gw_"))
+                  bw = kGatewayBandwidth, lat = kGatewayLatency;
+                else if (name.starts_with("link_"))
+                  bw = kUplinkBandwidth, lat = kUplinkLatency;
+                else if (name.ends_with("_backbone"))
+                  bw = kClusterBackboneBandwidth, lat = kClusterBackboneLatency;
+                else if (name.find('_') != std::string::npos && routers.count(lower(name.substr(0, name.find('_')))))
+                  bw = kBackboneBandwidth, lat = kBackboneLatency;
+                if (l->get_bandwidth() != bw || std::abs(l->get_latency() - lat) > 1e-15)
+                  out += fmt::format("{} at {} B/s, {} s; expected {} B/s, {} s\n", name, l->get_bandwidth(),
+                                     l->get_latency(), bw, lat);
+              }
               const auto backbone_links = [&](const Route& r) {  // as {"lille-paris", ...} in table order
                 std::set<std::string> got;
                 for (const s4u::Link* l : r.links) {

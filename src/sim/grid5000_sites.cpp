@@ -1,5 +1,6 @@
 // Facts of SimGrid's g5k.xml (the Grid'5000 description the study took its subset from): sites,
-// clusters with their host counts, and the backbone between sites. A cluster split in g5k.xml into
+// clusters with their host counts and speeds (flop/s, the `speed` of each cluster tag), and the
+// backbone between sites. A cluster split in g5k.xml into
 // sub-clusters behind switches (nancy's graphene 39+35+30+40 and griffon 32+28+32, orsay's gdx in
 // 11 groups) is one cluster here. A test compares this table with g5k.xml when that file is at hand.
 #include "hetlb/sim/grid5000.hpp"
@@ -9,15 +10,15 @@
 namespace hetlb::sim::grid5000 {
 
 namespace {
-constexpr Cluster kBordeaux[] = {{"bordeplage", 51}, {"bordereau", 93}, {"borderline", 10}};
-constexpr Cluster kGrenoble[] = {{"adonis", 12}, {"edel", 72}, {"genepi", 34}};
-constexpr Cluster kLille[] = {{"chicon", 26}, {"chimint", 20}, {"chinqchint", 46}, {"chirloute", 8}};
-constexpr Cluster kLyon[] = {{"capricorne", 56}, {"sagittaire", 79}};
-constexpr Cluster kNancy[] = {{"graphene", 144}, {"griffon", 92}};
-constexpr Cluster kOrsay[] = {{"gdx", 310}, {"netgdx", 30}};
-constexpr Cluster kRennes[] = {{"paradent", 64}, {"paramount", 33}, {"parapide", 25}, {"parapluie", 40}};
-constexpr Cluster kSophia[] = {{"helios", 56}, {"sol", 50}, {"suno", 45}};
-constexpr Cluster kToulouse[] = {{"pastel", 80}, {"violette", 52}};
+constexpr Cluster kBordeaux[] = {{"bordeplage", 51, 5.2297e9}, {"bordereau", 93, 8.8925e9}, {"borderline", 10, 13.357e9}};
+constexpr Cluster kGrenoble[] = {{"adonis", 12, 23.681e9}, {"edel", 72, 23.492e9}, {"genepi", 34, 21.175e9}};
+constexpr Cluster kLille[] = {{"chicon", 26, 8.9618e9}, {"chimint", 20, 23.531e9}, {"chinqchint", 46, 22.270e9}, {"chirloute", 8, 24.473e9}};
+constexpr Cluster kLyon[] = {{"capricorne", 56, 4.7233e9}, {"sagittaire", 79, 5.6693e9}};
+constexpr Cluster kNancy[] = {{"graphene", 144, 16.673e9}, {"griffon", 92, 20.678e9}};
+constexpr Cluster kOrsay[] = {{"gdx", 310, 4.7153e9}, {"netgdx", 30, 4.7144e9}};
+constexpr Cluster kRennes[] = {{"paradent", 64, 21.496e9}, {"paramount", 33, 12.910e9}, {"parapide", 25, 30.130e9}, {"parapluie", 40, 27.391e9}};
+constexpr Cluster kSophia[] = {{"helios", 56, 7.7318e9}, {"sol", 50, 8.9388e9}, {"suno", 45, 23.530e9}};
+constexpr Cluster kToulouse[] = {{"pastel", 80, 9.5674e9}, {"violette", 52, 5.1143e9}};
 
 // Each site's gateway reaches the backbone router of its city; orsay's reaches paris.
 const Site kSites[] = {

@@ -59,6 +59,29 @@ TEST(PlatformCli, ExportsTheGridSubsetAndItsNodeOrder) {
   EXPECT_NE(cluster.out.find("radical=\"0-3\""), std::string::npos);
 }
 
+// The real subset: the same hosts, each cluster at g5k.xml's speed, g5k.xml's links.
+TEST(PlatformCli, ExportsTheRealGridSubset) {
+  for (int n : {16, 64, 256, 1024}) {
+    const CliRun r = hetlb("simgrid-platform --study grid-real --nodes " + std::to_string(n) + " --hostfile /dev/null");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(count(r.out, "bandwidth=\"1250000000Bps\" latency=\"0.0001s\"/>"), 9u + count(r.out, "-access\" bandwidth") + count(r.out, "-uplink\" bandwidth"))
+        << n;  // the 9 backbone links, each site's gateway link and each cluster's uplink
+    EXPECT_EQ(count(r.out, "bw=\"125000000Bps\" lat=\"0.0001s\" bb_bw=\"1250000000Bps\" bb_lat=\"0.0001s\""),
+              count(r.out, "<cluster "));
+    EXPECT_EQ(count(r.out, "speed=\"1Gf\""), 0u);
+    EXPECT_EQ(count(r.out, "2.25GBps"), 0u);
+  }
+  const CliRun r = hetlb("simgrid-platform --study grid-real --nodes 64");
+  EXPECT_NE(r.out.find("id=\"rennes-parapide\" prefix=\"rennes-parapide-\" radical=\"1-1\" suffix=\"\" speed=\"30130000000f\""),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("id=\"lyon-capricorne\" prefix=\"lyon-capricorne-\" radical=\"1-2\" suffix=\"\" speed=\"4723300000f\""),
+            std::string::npos);
+  const CliRun grid = hetlb("simgrid-platform --study grid --nodes 64 --hostfile /dev/stdout -o /dev/null");
+  const CliRun real = hetlb("simgrid-platform --study grid-real --nodes 64 --hostfile /dev/stdout -o /dev/null");
+  EXPECT_EQ(grid.out, real.out);  // the same hosts in the same order
+}
+
 // Output through a link writes the file it names; a device (/dev/stdout) is written, not replaced.
 TEST(PlatformCli, WritesThroughLinksAndDevices) {
   const std::string real = tmp("real.xml"), link = tmp("link.xml");
@@ -85,13 +108,15 @@ TEST(PlatformCli, AnUnwritableHostfileLeavesNoXml) {
   }
 }
 
-// Simulating on the exported file is simulating on --platform grid: same hosts, same metrics.
+// Simulating on the exported file is simulating on --platform grid (grid-real): same hosts, same metrics.
 TEST(PlatformCli, TheExportedGridIsTheSimulatedOne) {
-  const std::string xml = tmp("grid16.xml");
-  ASSERT_EQ(hetlb("simgrid-platform --study grid --nodes 16 -o " + xml).exit_code, 0);
+ for (const std::string platform : {"grid", "grid-real"}) {
+  SCOPED_TRACE(platform);
+  const std::string xml = tmp(platform + "16.xml");
+  ASSERT_EQ(hetlb("simgrid-platform --study " + platform + " --nodes 16 -o " + xml).exit_code, 0);
   const std::string run = "simulate diffusion --nodes 16 --topology torus --initial random --seed 5 --load-per-node 100 "
                           "--iterations 20 --format json --platform ";
-  const CliRun a = hetlb(run + "grid"), b = hetlb(run + xml);
+  const CliRun a = hetlb(run + platform), b = hetlb(run + xml);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
   auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
@@ -103,6 +128,7 @@ TEST(PlatformCli, TheExportedGridIsTheSimulatedOne) {
   jb.erase("platform");
   EXPECT_EQ(ja, jb);
   EXPECT_TRUE(ja["converged"].get<bool>());
+ }
 }
 
 TEST(PlatformCli, RefusesPlatformsThatCannotHoldTheNodes) {

@@ -1,4 +1,4 @@
-// Loads the platform into the SimGrid engine: generated XML for "cluster" and "grid", any file
+// Loads the platform into the SimGrid engine: generated XML for "cluster", "grid" and "grid-real", any file
 // otherwise; returns the hosts in natural order of their names, refusing fewer hosts than nodes.
 #include <algorithm>
 #include <cmath>
@@ -22,7 +22,7 @@ namespace hetlb::sim::detail {
 namespace {
 void load_file(const simgrid::s4u::Engine& engine, const std::string& path) {
   if (const std::string why = unreadable_reason(path); !why.empty())
-    throw Error(fmt::format("platform \"{}\": {}; expected cluster, grid or a SimGrid XML file", path, why));
+    throw Error(fmt::format("platform \"{}\": {}; expected cluster, grid, grid-real or a SimGrid XML file", path, why));
   try {
     engine.load_platform(path);
   } catch (const std::exception& e) {
@@ -78,11 +78,13 @@ void check_route(const simgrid::s4u::Host* from, const simgrid::s4u::Host* to, c
 }
 
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
-                                               int nodes) {
-  if (spec == "grid" && nodes > grid5000::total_hosts())  // the same line as for a file too small
-    throw Error(fmt::format("platform \"grid\": {} hosts for {} nodes; expected at least one host per node",
+                                               int nodes, const std::vector<double>& cluster_speeds) {
+  if ((spec == "grid" || spec == "grid-real") && nodes > grid5000::total_hosts())  // as for a file too small
+    throw Error(fmt::format("platform \"{}\": {} hosts for {} nodes; expected at least one host per node", spec,
                             grid5000::total_hosts(), nodes));
-  if (is_study_platform(spec))
+  if (!cluster_speeds.empty())  // host speeds are fixed once loaded: they are in the generated XML
+    load_text(engine, cluster_platform_xml(cluster_speeds));
+  else if (is_study_platform(spec))
     load_text(engine, study_platform_xml(spec, nodes));
   else
     load_file(engine, spec);

@@ -7,11 +7,12 @@
 
 namespace hetlb::sim::detail {
 
-// Loads "cluster", "grid" (generated for `nodes` hosts) or an XML file; hosts in natural name order.
-// Throws hetlb::Error (naming the platform, its host count and `nodes`) when it has fewer hosts than
-// `nodes`; `nodes` 0 accepts any platform.
+// Loads "cluster", "grid", "grid-real" (generated for `nodes` hosts) or an XML file; hosts in natural
+// name order. Throws hetlb::Error (naming the platform, its host count and `nodes`) when it has fewer
+// hosts than `nodes`; `nodes` 0 accepts any platform. `cluster_speeds` (cluster only, one per node):
+// each host's speed in flop/s instead of 1 Gflop/s.
 std::vector<simgrid::s4u::Host*> load_platform(const simgrid::s4u::Engine& engine, const std::string& spec,
-                                               int nodes);
+                                               int nodes, const std::vector<double>& cluster_speeds = {});
 
 // Throws hetlb::Error naming both hosts when `from` and `to` (distinct) have no route between them:
 // SimGrid aborts the first message sent over a missing route.

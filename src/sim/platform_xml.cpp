@@ -1,6 +1,6 @@
 // The paper's platforms (Section "Platforms"), normalised as there: 1 Gflop/s hosts, 125 MB/s and
-// 50 us host links (the Grid'5000 subset, with its 2.25 GB/s, 500 us links between sites, is in
-// grid5000_platform.cpp); and the one-node-per-host mapping.
+// 50 us host links (the Grid'5000 subset, with its 2.25 GB/s, 500 us links between sites, and its
+// real variant are in grid5000_platform.cpp); and the one-node-per-host mapping.
 #include <algorithm>
 #include <cctype>
 
@@ -30,16 +30,29 @@ std::string cluster_platform_xml(int hosts) {
   return kHeader + cluster_tag("cluster", "node-", hosts, "") + "</platform>\n";
 }
 
-bool is_study_platform(const std::string& name) { return name == "cluster" || name == "grid"; }
+std::string cluster_platform_xml(const std::vector<double>& speeds) {
+  if (speeds.empty()) throw Error("cluster platform: 0 hosts; expected at least 1");
+  std::string xml = std::string(kHeader) + "<zone id=\"cluster\" routing=\"Cluster\">\n";
+  for (std::size_t i = 0; i < speeds.size(); ++i)
+    xml += fmt::format(
+        "  <host id=\"node-{0}\" speed=\"{1}f\"/>\n"
+        "  <link id=\"cluster_link_{0}\" bandwidth=\"125MBps\" latency=\"50us\" sharing_policy=\"SPLITDUPLEX\"/>\n"
+        "  <host_link id=\"node-{0}\" up=\"cluster_link_{0}_UP\" down=\"cluster_link_{0}_DOWN\"/>\n",
+        i, speeds[i]);
+  return xml + "</zone>\n</platform>\n";
+}
+
+bool is_study_platform(const std::string& name) { return name == "cluster" || name == "grid" || name == "grid-real"; }
 
 std::string study_platform_xml(const std::string& name, int hosts) {
   if (name == "grid") return grid5000::platform_xml(hosts);
+  if (name == "grid-real") return grid5000::platform_xml(hosts, grid5000::Variant::real);
   if (name == "cluster") return cluster_platform_xml(hosts);
-  throw Error(fmt::format("platform \"{}\": unknown; expected cluster or grid", name));
+  throw Error(fmt::format("platform \"{}\": unknown; expected cluster, grid or grid-real", name));
 }
 
 std::vector<std::string> study_host_names(const std::string& name, int hosts) {
-  if (name == "grid") return grid5000::host_names(hosts);
+  if (name == "grid" || name == "grid-real") return grid5000::host_names(hosts);
   study_platform_xml(name, hosts);  // refuses unknown names and bad counts
   std::vector<std::string> names;
   for (int i = 0; i < hosts; ++i) names.push_back(fmt::format("node-{}", i));

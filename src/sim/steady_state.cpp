@@ -20,6 +20,11 @@ namespace {
 bool is_fixed_point(const World& w) {
   if (w.in_flight > 0 || w.ctrl_in_flight > 0) return false;
   for (const Node& n : w.nodes) {
+    // A slowdown still to come or to end changes iteration times: only iterations begun after the last
+    // one are constant.
+    if (w.slowdowns_end > 0 && (s4u::Engine::get_clock() < w.slowdowns_end ||
+                                (!n.waiting && n.iteration_start < w.slowdowns_end)))
+      return false;
     // Computing, or waiting for data: a node without load still in its last iteration is neither yet.
     if (n.waiting != !(n.state.real() > 0)) return false;
     if (!n.ctrl_fifo.empty() || n.state.pending() > 0 || n.state.owed_total() > 0) return false;
@@ -85,8 +90,7 @@ void fast_forward(World& w) {
   }
   // The trace's samples up to the end, as the trace activity would have taken them (loads are constant).
   if (w.config.trace_interval > 0) {
-    LoadSample sample{0, {}};
-    for (const Node& n : w.nodes) sample.loads.push_back(n.state.real());
+    LoadSample sample = w.sample(now);
     for (double t = w.next_trace; t <= end * (1 + 1e-12); t += w.config.trace_interval) {
       sample.date = t;
       w.trace.push_back(sample);

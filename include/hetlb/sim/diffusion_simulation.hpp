@@ -11,6 +11,7 @@
 #include "hetlb/diffusion/metrics.hpp"
 #include "hetlb/diffusion/node_state.hpp"
 #include "hetlb/diffusion/run_scale.hpp"
+#include "hetlb/diffusion/speed_inputs.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 
 namespace hetlb::sim {
@@ -24,7 +25,7 @@ struct DecisionEvent {
 };
 
 struct DiffusionConfig {
-  std::string platform = "cluster";  // cluster, grid, or a SimGrid XML file
+  std::string platform = "cluster";  // cluster, grid, grid-real, or a SimGrid XML file
   int nodes = 16;                    // <= 0: from the topology or initial-load file
   std::string topology = "torus";    // line, ring, torus, hypercube, complete, or edge-list file
   diffusion::Strategy strategy;
@@ -51,6 +52,15 @@ struct DiffusionConfig {
   // waits (and is computed on) while its previous data message to that neighbour has not arrived, then
   // leaves as one message (docs/simulation.md, "Coalesced data").
   bool coalesce_data = false;
+  // Unlike speeds (docs/simulation.md, "Unlike speeds"). `speeds`: "" (the platform's host speeds),
+  // or, on the cluster, node i's host at s_i Gflop/s from a list ("1,2,4"), a file of relative speeds,
+  // or the named spread "grid-real" (the real subset's speeds, divided by their mean).
+  std::string speeds;
+  // What the strategies equalise: load units (the papers' model) or time, load / the host's speed
+  // (docs/simulation.md, "Balance by time"); the convergence targets follow (speed-proportional shares).
+  diffusion::Balance balance = diffusion::Balance::load;
+  // Node i's host speed divided by a factor during an interval (SimGrid speed profiles).
+  std::vector<diffusion::Slowdown> slowdowns;
   std::function<void(const DecisionEvent&)> on_decision;  // called at every decision when set
 };
 
@@ -70,11 +80,16 @@ inline constexpr double kControlBytes = 64.0;
 struct LoadSample {
   double date;
   std::vector<double> loads;
+  // max_i(x_i / s_i) / (sum x / sum s) with each host's speed at that date (diffusion/time_imbalance.hpp).
+  double time_imbalance = 1;
 };
 
 struct DiffusionResult {
   diffusion::Metrics metrics;
   std::vector<double> initial_loads, final_loads;
+  std::vector<double> speeds;        // each node's host speed (flop/s), without slowdowns
+  std::vector<double> target_loads;  // what the convergence criterion aims at, per node
+  double final_time_imbalance = 1;
   std::vector<double> convergence_dates;  // NaN for nodes that did not converge
   std::vector<std::string> hosts;         // host of each node
   std::string topology_name;
@@ -90,7 +105,7 @@ struct DiffusionResult {
 // Throws hetlb::Error on bad input and when the final total load differs from the initial one.
 DiffusionResult simulate_diffusion(const DiffusionConfig& config);
 
-// Writes the trace as CSV (date,node0,node1,...) atomically: nothing is left behind on failure.
+// Writes the trace as CSV (date,node0,node1,...,time_imbalance) atomically: nothing is left behind on failure.
 void write_trace_csv(const DiffusionResult& result, const std::string& path);
 
 }  // namespace hetlb::sim

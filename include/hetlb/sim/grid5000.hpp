@@ -1,7 +1,8 @@
 // The Grid'5000 subset of Couturier & Giersch's study (Section "Platforms"): the sites, clusters and
 // backbone of SimGrid's g5k.xml kept as a fact table, the rule that picks N hosts from it, and the
 // normalised SimGrid platform (1 Gflop/s hosts; 125 MB/s, 50 us links inside a site; 2.25 GB/s,
-// 500 us backbone links between sites). No file outside hetlb is read.
+// 500 us backbone links between sites), and the real one (each cluster's speed, g5k.xml's links).
+// No file outside hetlb is read.
 #pragma once
 #include <span>
 #include <string>
@@ -13,6 +14,7 @@ namespace hetlb::sim::grid5000 {
 struct Cluster {
   std::string_view name;  // g5k.xml's host prefix ("graphene"), sub-clusters of one switch merged
   int hosts;
+  double speed;  // flop/s of each host, g5k.xml's `speed` (4.7144e9 to 30.13e9)
 };
 
 struct Site {
@@ -31,6 +33,20 @@ std::span<const Site> sites();
 // The 10 backbone routers and the 9 links between them (a tree).
 std::span<const std::string_view> routers();
 std::span<const BackboneLink> backbone();
+// g5k.xml's links, in B/s and s: each host's private link (the cluster tags' bw, lat), each
+// cluster's backbone (bb_bw, bb_lat), a cluster's uplink to its site's other clusters and gateway
+// (link_CLUSTER), a site's gateway link to the backbone (link_gw_SITE), and the backbone links between
+// routers (Lille_Paris, ...). The 500 us switch links between the groups of one split cluster are not
+// kept: such a cluster is one cluster here.
+inline constexpr double kHostLinkBandwidth = 1.25e8, kHostLinkLatency = 1e-4;
+inline constexpr double kClusterBackboneBandwidth = 1.25e9, kClusterBackboneLatency = 1e-4;
+inline constexpr double kUplinkBandwidth = 1.25e9, kUplinkLatency = 1e-4;
+inline constexpr double kGatewayBandwidth = 1.25e9, kGatewayLatency = 1e-4;
+inline constexpr double kBackboneBandwidth = 1.25e9, kBackboneLatency = 1e-4;
+
+// The study's normalised subset (every host 1 Gflop/s, the draft's links) or the real one.
+enum class Variant { normalised, real };
+
 // 1528 hosts in all.
 int total_hosts();
 
@@ -48,7 +64,11 @@ std::vector<std::vector<int>> select_hosts(int hosts);
 // (site by site, cluster by cluster, as the simulator maps nodes onto them).
 std::vector<std::string> host_names(int hosts);
 
-// The normalised SimGrid XML platform of `hosts` hosts (see docs/simulation.md, "The Grid'5000 subset").
-std::string platform_xml(int hosts);
+// Host speeds (flop/s) of the real subset of `hosts` hosts, in host_names() order.
+std::vector<double> host_speeds(int hosts);
+
+// The SimGrid XML platform of `hosts` hosts (see docs/simulation.md, "The Grid'5000 subset"):
+// normalised (the study's) or real (each cluster's speed and g5k.xml's links, same hosts and routes).
+std::string platform_xml(int hosts, Variant variant = Variant::normalised);
 
 }  // namespace hetlb::sim::grid5000

@@ -9,8 +9,11 @@ namespace hetlb::sim {
 // Homogeneous cluster of the paper (Section "Platforms"): `hosts` hosts "node-0".. of 1 Gflop/s, each
 // with a private split-duplex link of 125 MB/s and 50 us to the cluster's router.
 std::string cluster_platform_xml(int hosts);
+// The same cluster with host i at speeds[i] flop/s (each host with its own link, same routes).
+std::string cluster_platform_xml(const std::vector<double>& speeds);
 
-// The study's platforms by name: "cluster" (above) or "grid" (the Grid'5000 subset, grid5000.hpp).
+// The study's platforms by name: "cluster" (above), "grid" (the Grid'5000 subset, grid5000.hpp) or
+// "grid-real" (the same hosts with their real speeds and links).
 bool is_study_platform(const std::string& name);
 std::string study_platform_xml(const std::string& name, int hosts);
 // Their host names in node order (natural order): node i of a simulation runs on the i-th.
