@@ -4,6 +4,7 @@
 // mirror `hetlb simulate diffusion`. At the end rank 0 checks that every item id is held exactly once
 // with an intact payload and a correct result (exit 1 otherwise) and prints the metrics.
 #include <cmath>
+#include <utility>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -124,6 +125,9 @@ void check_options(const Options& o) {
     throw hetlb::Error(fmt::format("--item-bytes {}: expected at most {} (1 GiB)", o.item_bytes, kMaxItemBytes));
   if (!(o.time_limit >= 0) || !std::isfinite(o.time_limit))
     throw hetlb::Error(fmt::format("--time-limit {}: expected a non-negative number of seconds (0: none)", o.time_limit));
+  for (const auto& [name, value] : {std::pair{"--min-lb-iter", o.min_lb}, std::pair{"--min-comp-iter", o.min_comp}})
+    if (!std::isfinite(value) || (value < 0 && value != -1))
+      throw hetlb::Error(fmt::format("{} {}: expected a non-negative number of seconds", name, value));
   if (!(o.stop_after >= 0) || !std::isfinite(o.stop_after))
     throw hetlb::Error(fmt::format("--stop-after {}: expected a non-negative number of seconds (0: at convergence)",
                                    o.stop_after));

@@ -142,6 +142,10 @@ diffuse_error_test(diffuse_error_item_size_0 3 "item size 0: expected items of a
 # An item of 1e306 flops never finished (the run ignored its time limit); 1e300 items per node were
 # converted to counts (undefined behaviour); a negative time limit meant none.
 diffuse_error_test(diffuse_error_ratio_huge 2 "--ratio 1e.300: expected a positive ratio of at most 1e.06" --ratio 1e300)
+diffuse_error_test(diffuse_error_min_lb_iter_nan 2 "--min-lb-iter nan: expected a non-negative number of seconds"
+  --min-lb-iter nan)
+diffuse_error_test(diffuse_error_min_comp_iter_nan 2 "--min-comp-iter nan: expected a non-negative number of seconds"
+  --min-comp-iter nan)
 diffuse_error_test(diffuse_error_ratio_0 2 "--ratio 0: expected a positive ratio" --ratio 0)
 # A negative seed was wrapped to 2^64 - 5 and ran; counts past their type were saturated and ran.
 diffuse_error_test(diffuse_error_negative_seed 2 "--seed: value -5: expected a whole number from 0 to" --seed -5)

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <limits>
 #include <vector>
@@ -100,6 +101,14 @@ int run(int argc, char** argv, int rank, int size) {
                                  {"--max-seconds-per-point", s.max_seconds}, {"--rounds", s.rounds}, {"--root", s.root}}))
     return 2;
   if (!agree(s.root < size, fmt::format("--root {}: expected a rank below {}", s.root, size), rank, MPI_COMM_WORLD))
+    return 2;
+  if (!agree(std::isfinite(s.bytes_per_item) && s.bytes_per_item > 0,
+             fmt::format("--bytes-per-item {}: expected a positive number of bytes", s.bytes_per_item), rank,
+             MPI_COMM_WORLD))
+    return 2;
+  if (!agree(std::isfinite(s.max_seconds) && s.max_seconds > 0,
+             fmt::format("--max-seconds-per-point {}: expected a positive number of seconds", s.max_seconds), rank,
+             MPI_COMM_WORLD))
     return 2;
   // Compared as doubles: 1e300 bytes per item converted to an integer count was undefined.
   const double max_bytes =
