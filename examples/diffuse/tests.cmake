@@ -213,7 +213,7 @@ diffuse_mismatch_test(several 1 "--seed;3;--ratio;0.002;--virtual-load" 1 ""
 # diffusion` on the unscaled cluster (whose load unit is 125,000 bytes). Three configurations must agree
 # within 20% on the last convergence date and the data transfer amount. MPI_Iprobe costs SMPI's constant
 # 0.1 ms (smpi/grow-injected-times:no): SMPI's default makes every failed probe cost more than the last
-# and stretched the computation of a polling rank 7-fold (docs/mpi.md).
+# and stretched the computation of a polling rank 7-fold (docs/validation.md).
 if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   set(smpi_dir ${CMAKE_CURRENT_BINARY_DIR}/smpi)
   set(smpi_cfg --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no

@@ -1,5 +1,5 @@
 /* Asynchronous iterative load balancing in MPI programs (Couturier & Giersch's diffusion strategies,
- * the simulator's node model), C interface. See docs/mpi.md, "Asynchronous iterative load balancing".
+ * the simulator's node model), C interface. See docs/runtime.md.
  *
  * Every function returns HETLB_DIFFUSION_SUCCESS or an error code; collective functions return the same
  * code on every rank, and hetlb_diffusion_last_error() gives the same one-line reason on every rank. */

@@ -10,7 +10,7 @@
 //   } while (lb.iteration_done());                // computing activity; false once every rank agreed
 //
 // Receiving and balancing run in a progress thread (options.progress_thread, MPI_THREAD_MULTIPLE) or
-// in iteration_done()/progress() calls the application makes while computing. docs/mpi.md.
+// in iteration_done()/progress() calls the application makes while computing. docs/runtime.md.
 #pragma once
 #include <cstddef>
 #include <cstdint>

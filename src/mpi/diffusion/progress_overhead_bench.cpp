@@ -1,4 +1,4 @@
-// Overhead of the diffusion runtime's calls when there is nothing to do (docs/mpi.md): progress() and
+// Overhead of the diffusion runtime's calls when there is nothing to do (docs/runtime.md): progress() and
 // iteration_done() on ranks holding balanced loads, no balancing step or termination wave due, next to
 // the MPI_Iprobe they are built on. Rank 0 prints a table (or JSON). mpirun -np 2 hetlb-mpi-diffusion-bench
 #include <algorithm>
