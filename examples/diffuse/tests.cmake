@@ -119,10 +119,12 @@ if(HETLB_DIFFUSE_GNUPLOT)
   diffuse_work_test(diffuse_np4_work_plot 4 --speeds 1,1,2,4 --balance time --plot ${diffuse_data}/work-imbalance.svg)
   unset(DIFFUSE_CHECK_ARGS)
 endif()
-# Asynchronous, balanced by time with given speeds: converged at the speed-proportional shares.
-set(DIFFUSE_CHECK_ARGS "-DSHARES=50\;50\;100\;200" -DSHARE_TOLERANCE=2)
+# Asynchronous, balanced by time with given speeds: converged at the speed-proportional shares. Integer
+# runs may stop |x_i - share_i| < s_i 2 D / s_min items from their share (docs/simulation.md, "Balancing
+# by time"): 1,000 items a node make that band narrower than the 1% of the convergence test.
+set(DIFFUSE_CHECK_ARGS "-DSHARES=500\;500\;1000\;2000" -DSHARE_TOLERANCE=20)
 diffuse_test(diffuse_np4_async_time_given_integer 4 --balance time --speeds 1,1,2,4 --speed-source given --integer
-  --load-per-node 100)
+  --load-per-node 1000)
 unset(DIFFUSE_CHECK_ARGS)
 # The bulk-synchronous mode in the convergence runs too.
 diffuse_test(diffuse_np5_bsp_ring_calls 5 --mode bsp --topology ring)
