@@ -7,6 +7,9 @@ or any buffer-protocol object whose first axis is the item axis: ``sendbuf`` hol
 items at the root. Every argument error raises the same ValueError on every rank (no hang).
 
 ``Plan(comm, plan)`` is the persistent form: planned once (collective), reused by many calls.
+
+``Balancer(comm, items)`` balances an iterative program's records (a numpy array) between the ranks
+while it runs: the asynchronous diffusion runtime (hetlb.balancer).
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import numpy as np
 from . import _hetlb
 from ._hetlb import ScatterPlan
 from ._hetlb_mpi import MpiPlan, _make_plan
+from .balancer import Balancer
 from .planning import _whole
 
 
@@ -246,5 +250,5 @@ def calibrate(comm: Any, fn: Callable[[int], Any], sizes: Sequence[int], *, item
     return comm.bcast(platform, root=root)
 
 
-__all__ = ["Plan", "MpiPlan", "scatterv", "gatherv", "calibrate"]
+__all__ = ["Plan", "MpiPlan", "Balancer", "scatterv", "gatherv", "calibrate"]
 _ = _hetlb  # the planning module is loaded first (its exception translation)

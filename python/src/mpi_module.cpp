@@ -1,6 +1,7 @@
 // hetlb._hetlb_mpi: persistent load-balanced scatter/gather plans (hetlb::mpi::Plan, the C++ face of
-// hetlb/mpi/plan.h) over mpi4py communicators (their MPI_Comm through mpi4py's C API). The buffers are
-// raw bytes here: an item is `itemsize` contiguous bytes; hetlb/mpi.py checks and agrees on them.
+// hetlb/mpi/plan.h) and the diffusion runtime (balancer_bindings.cpp) over mpi4py communicators (their
+// MPI_Comm through mpi4py's C API). The buffers are raw bytes here: an item is `itemsize` contiguous
+// bytes; hetlb/mpi.py checks and agrees on them.
 #include <mpi.h>
 #include <mpi4py/mpi4py.h>
 #include <pybind11/pybind11.h>
@@ -14,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "balancer_bindings.hpp"
 #include "errors.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
@@ -106,7 +108,7 @@ std::unique_ptr<MpiPlan> make_plan(py::object comm, const std::string& platform_
 
 PYBIND11_MODULE(_hetlb_mpi, m) {
   using namespace hetlb::python;
-  m.doc() = "hetlb's MPI scatter/gather plans over mpi4py communicators; use hetlb.mpi.";
+  m.doc() = "hetlb's MPI scatter/gather plans and diffusion runtime over mpi4py communicators; use hetlb.mpi.";
   if (import_mpi4py() < 0) throw py::error_already_set();
   register_errors(m);
   py::class_<MpiPlan>(m, "MpiPlan", "A persistent plan over a duplicate of the communicator (collective).")
@@ -143,5 +145,6 @@ PYBIND11_MODULE(_hetlb_mpi, m) {
   m.def("_make_plan", &make_plan, py::arg("comm"), py::arg("platform_json"), py::arg("source"), py::arg("items"),
         py::arg("root"), py::arg("algorithm"), py::arg("order"), py::arg("dp_fallback") = false,
         py::arg("order_evaluations") = 2000);
+  bind_balancer(m, &comm_of);
   m.def("_comm_handle", [](py::object comm) { return reinterpret_cast<std::uintptr_t>(comm_of(comm)); });
 }
