@@ -1,4 +1,5 @@
-"""The examples run as written: the heterogeneous Scatterv under mpirun -np 4, the notebook script."""
+"""The examples run as written: the heterogeneous Scatterv and the balanced walkers under mpirun -np 4,
+the notebook script."""
 import os
 import subprocess
 
@@ -19,6 +20,14 @@ def test_heterogeneous_scatterv_example():
                        capture_output=True, text=True, timeout=120, env=env())
     assert p.returncode == 0, p.stderr
     assert p.stdout.startswith("counts [") and "divmod: [25, 25, 25, 25]" in p.stdout
+
+
+def test_balanced_walkers_example():
+    pytest.importorskip("mpi4py")
+    p = subprocess.run([*mpirun(), "-np", "4", python(), os.path.join(PYTHON_EXAMPLES, "balanced_walkers.py"), "2000"],
+                       capture_output=True, text=True, timeout=180, env=env())
+    assert p.returncode == 0, p.stderr
+    assert "converged True" in p.stdout and "every walker once: True, intact: True" in p.stdout, p.stdout
 
 
 def test_notebook_example(tmp_path):
