@@ -87,6 +87,8 @@ bench: deps build
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-diffusion-bench
 	DIFFUSE=$(BUILD)/bin/hetlb-diffuse bench/termination_latency.sh 5
 	bench/matvec_makespan.sh $(BUILD)
+	PYTHONPATH=$(BUILD)/python /usr/bin/python3 python/bench/plan_overhead.py examples/grid1999.json
+	PYTHONPATH=$(BUILD)/python mpirun --allow-run-as-root --oversubscribe -np 2 /usr/bin/python3 python/bench/scatterv_vs_mpi4py.py
 
 # The study runs for hours: in the background, in pieces of PIECE_SECONDS; `make study` again resumes it.
 # Every summary is rewritten after every piece (examples/study/summaries.sh), ready to commit with the rows.

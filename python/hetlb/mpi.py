@@ -87,7 +87,13 @@ def _agree(comm: Any, error: Optional[str], itemsize: Optional[int]) -> Tuple[bo
 
 def scatterv(comm: Any, plan: Union[ScatterPlan, MpiPlan], sendbuf: Any = None, recvbuf: Any = None) -> Any:
     """Scatters the root's ``sendbuf`` (``plan.items`` items) by the plan; returns this rank's block
-    (``recvbuf``, or a new numpy array of the root's dtype and item shape). Collective over ``comm``."""
+    (``recvbuf``, or a new numpy array of the root's dtype and item shape). Collective over ``comm``.
+
+    A persistent plan whose previous scatter had receive buffers on every rank goes straight to the C
+    library, whose own agreement checks the arguments (no Allreduce of this module's): a rank whose
+    buffers do not fit makes it fail on every rank, and the checked path then runs and says why."""
+    if isinstance(plan, MpiPlan) and plan._fast and plan._scatter_fast(sendbuf, recvbuf):
+        return recvbuf
     mp = Plan(comm, plan)
     try:
         return _scatterv(comm, mp, sendbuf, recvbuf)
@@ -127,6 +133,7 @@ def _scatterv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
             out = np.empty((mp.count,) + tuple(layout[1]), dtype=np.dtype(layout[0]))
         size = _itemsize(np.dtype(layout[0]), tuple(layout[1]))
     mp._scatter(sendbuf if root else None, out, size)
+    mp._fast = not needed  # agreed: every rank had its receive buffer, and no rank an error
     return out
 
 

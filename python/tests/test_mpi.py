@@ -34,6 +34,11 @@ def test_any_buffer_protocol_object(lines):
     assert lines["buffer-protocol"] == {r: "ok True" for r in range(4)}
 
 
+def test_a_persistent_plan_goes_straight_to_the_c_library_and_still_agrees_on_errors(lines):
+    error = "rank 2: recvbuf: 3 items: expected 149, this rank's share"
+    assert lines["fast-path"] == {r: f"ok [True, True, {error!r}, True, True, True, True]" for r in range(4)}
+
+
 def test_calibrate_gives_a_platform_on_every_rank(lines):
     assert lines["calibrate"] == {r: "ok 1000" for r in range(4)}
 
