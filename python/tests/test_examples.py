@@ -42,3 +42,19 @@ def test_notebook_example(tmp_path):
         assert "matplotlib is not installed" in p.stdout
         pytest.skip("matplotlib is not installed: the figure is not drawn")
     assert figure.stat().st_size > 1000
+
+
+def test_notebook_example_without_matplotlib(tmp_path):
+    """The script's table, and a clean exit without a figure, where matplotlib cannot be imported (a
+    package of that name that refuses to load stands first on the path)."""
+    shadow = tmp_path / "shadow" / "matplotlib"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('no matplotlib here')\n")
+    e = env()
+    e["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "shadow"), e.get("PYTHONPATH", "")])
+    figure = tmp_path / "strategies.png"
+    p = subprocess.run([python(), os.path.join(PYTHON_EXAMPLES, "compare_strategies.py"), str(figure)],
+                       capture_output=True, text=True, timeout=300, env=e)
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    assert "besteffort+virtual" in p.stdout and "matplotlib is not installed: no figure" in p.stdout
+    assert not figure.exists()
