@@ -167,6 +167,31 @@ def stale_view():  # a view kept after free() and across moves reads memory that
 outcome("stale-view", stale_view)
 
 
+def views_do_not_leak():  # 10,000 views of the records and ids (each keeps its block by a capsule)
+    import gc
+    import tracemalloc
+    lb = hetlb.mpi.Balancer(comm, records(64, 64 * rank), mode="bulk_synchronous", end_on_convergence=False)
+
+    def many(n):
+        for _ in range(n):
+            lb.items["value"].sum(), lb.ids[:1], len(lb)
+
+    many(200)
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.take_snapshot()
+    many(10000)
+    gc.collect()
+    growth = sum(d.size_diff for d in tracemalloc.take_snapshot().compare_to(before, "filename"))
+    tracemalloc.stop()
+    lb.stop()
+    lb.free()
+    return growth < 100_000
+
+
+outcome("views-no-leak", views_do_not_leak)
+
+
 def error(check, **kwargs):
     items = kwargs.pop("items", records(10, 10 * rank))
     ids = kwargs.pop("ids", None)
