@@ -8,15 +8,17 @@ between neighbouring ranks until every rank holds its share. Each record keeps i
 """
 from __future__ import annotations
 
+import json
 import os
 from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
-from ._hetlb_mpi import _Balancer
+from ._hetlb import Platform
+from ._hetlb_mpi import _Balancer, _speeds_of_platform
 from .planning import _whole
 
-SpeedsLike = Union[None, str, "os.PathLike[str]", Sequence[float]]
+SpeedsLike = Union[None, str, "os.PathLike[str]", Sequence[float], dict, Platform]
 
 _MODES = {"async": False, "bulk_synchronous": True, "bsp": True}
 
@@ -67,8 +69,9 @@ class Balancer:
       the rank count fits one, else a ring);
     - ``strategy``: none, simple, makhoul, besteffort (``k``: best effort's divisor, >= 1);
     - ``balance``: "load" (equal record counts) or "time" (records / speed: speed-proportional shares);
-    - ``speeds``: None (each rank measures its own), one relative speed per rank, or a file
-      (hetlb-calibrate's output as it is, or numbers);
+    - ``speeds``: None (each rank measures its own), one relative speed per rank, a file
+      (hetlb-calibrate's output as it is, or numbers), or a platform (``hetlb.mpi.calibrate``'s dict, a
+      ``hetlb.Platform``: processor r is rank r, speed = 1 / its compute cost per item);
     - ``mode``: "async" (records move whenever they arrive) or "bulk_synchronous" (every rank calls
       ``iteration_done()`` the same number of times; records move only at agreed calls, the run ends at
       the same call everywhere).
@@ -94,6 +97,9 @@ class Balancer:
             local["sync_interval"] = _whole(sync_interval, "sync_interval")
             if speeds is None:
                 local["speeds"], local["speeds_file"] = [], ""
+            elif isinstance(speeds, (dict, Platform)):  # hetlb.mpi.calibrate's dict, a hetlb.Platform
+                text = json.dumps(speeds) if isinstance(speeds, dict) else speeds.to_json()
+                local["speeds"], local["speeds_file"] = _speeds_of_platform(text, "speeds"), ""
             elif isinstance(speeds, (str, os.PathLike)):
                 local["speeds"], local["speeds_file"] = [], os.fspath(speeds)
             else:
@@ -194,8 +200,6 @@ class Balancer:
         converged, max_convergence_date, data_transfer_amount, ctrl_messages, ...) plus ``final_loads``
         (records per rank) and ``speeds`` (each rank's speed, given or measured), numpy arrays, and
         ``ids_conserved`` (``check_conservation()``, which raises when ids were lost or duplicated)."""
-        import json
-
         text, loads, speeds = self._lb._metrics()
         result = json.loads(text)
         result["final_loads"] = np.asarray(loads, dtype=np.int64)

@@ -5,7 +5,7 @@
 // blocking call runs without the GIL. Ids are conserved and checked (check_conservation).
 #include "balancer_bindings.hpp"
 
-#include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,6 +17,7 @@
 #include <pybind11/stl.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "record_store.hpp"
 
@@ -265,6 +266,21 @@ class Balancer {
   bool busy_ = false;
 };
 
+// Relative speeds of a platform (hetlb.mpi.calibrate's dict, a hetlb.Platform): 1 / compute cost per
+// item, processors in rank order, as read_speeds reads hetlb-calibrate's file.
+std::vector<double> speeds_of_platform(const std::string& json, const std::string& source) {
+  const Platform p = io::parse_platform_json(json, source);
+  std::vector<double> speeds;
+  for (const Processor& proc : p.processors) {
+    const double per_item = proc.compute.asymptotic_slope();
+    if (!(per_item > 0) || !std::isfinite(per_item))
+      throw Error(fmt::format("{}: processor {}: compute cost per item {}; expected > 0 (speed = 1 / cost)", source,
+                              proc.name, per_item));
+    speeds.push_back(1 / per_item);
+  }
+  return speeds;
+}
+
 }  // namespace
 
 void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
@@ -322,6 +338,7 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
       .def_property_readonly("average_load", &Balancer::average_load)
       .def_property_readonly("comm", &Balancer::comm)
       .def("free", &Balancer::free);
+  m.def("_speeds_of_platform", &speeds_of_platform, py::arg("json"), py::arg("source"));
 }
 
 }  // namespace hetlb::python

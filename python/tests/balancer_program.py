@@ -107,6 +107,26 @@ def given_speeds():  # balanced by time: speed-proportional shares 50 / 50 / 100
 outcome("speeds", given_speeds)
 
 
+def platform_speeds():  # speeds from a platform (1 / compute cost per item) and from hetlb.mpi.calibrate
+    pf = hetlb.platform(compute=[4e-3, 4e-3, 2e-3, 1e-3], comm=[0, 1e-4, 1e-4, 1e-4], root=0)
+    lb = hetlb.mpi.Balancer(comm, records(100, 100 * rank), mode="bulk_synchronous", balance="time", speeds=pf,
+                            integer=True, time_limit=30)
+    while lb.iteration_done():
+        pass
+    m = lb.metrics()
+    ok = every_id_once(lb, 400) and np.allclose(m["speeds"], [250, 250, 500, 1000])
+    ok = ok and all(abs(load - s) <= 0.02 * s + 1 for load, s in zip(m["final_loads"], [50, 50, 100, 200]))
+    calibrated = hetlb.mpi.calibrate(comm, lambda x: np.sqrt(np.ones(x)), [1000, 10000], repeats=2)
+    with hetlb.mpi.Balancer(comm, records(10, 10 * rank), speeds=calibrated, balance="time",
+                            mode="bulk_synchronous", end_on_convergence=False) as lb2:
+        lb2.stop()
+        ok = ok and lb2.speed > 0
+    return ok
+
+
+outcome("platform-speeds", platform_speeds)
+
+
 def stopped_and_gil():  # stop() on the program's terms; another thread runs while rank 0 waits in it
     with hetlb.mpi.Balancer(comm, records(50, 50 * rank), mode="bulk_synchronous", end_on_convergence=False,
                             topology="auto") as lb:

@@ -23,7 +23,7 @@ def lines():
     return out
 
 
-@pytest.mark.parametrize("check", ["async", "bsp", "speeds", "stop-gil", "thread", "stale-view", "views-no-leak"])
+@pytest.mark.parametrize("check", ["async", "bsp", "speeds", "platform-speeds", "stop-gil", "thread", "stale-view", "views-no-leak"])
 def test_runs_conserve_every_record(lines, check):
     assert lines[check] == {r: "ok True" for r in range(4)}
 
