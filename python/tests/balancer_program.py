@@ -133,11 +133,17 @@ def stopped_and_gil():  # stop() on the program's terms; another thread runs whi
         for _ in range(6):
             lb.iteration_done()
         ticks = []
+        refusals = []
         stop_ticking = threading.Event()
 
         def tick():
             while not stop_ticking.is_set():
                 ticks.append(time.perf_counter())
+                if rank == 0 and len(ticks) == 20:  # while the main thread waits in stop(): refused
+                    try:
+                        lb.progress()
+                    except ValueError as e:
+                        refusals.append(str(e))
                 time.sleep(0.005)
         ticker = threading.Thread(target=tick)
         ticker.start()
@@ -150,8 +156,10 @@ def stopped_and_gil():  # stop() on the program's terms; another thread runs whi
         ticker.join()
         during = sum(t0 < t < t1 for t in ticks)
         gil_released = rank != 0 or (t1 - t0 > 0.2 and during >= 10)
+        one_call_at_a_time = rank != 0 or refusals == [
+            "progress(): the balancer is in a call from another thread: expected one call at a time"]
         ok = every_id_once(lb, 200) and lb.check_conservation() == 200 and lb.finished
-    return ok and gil_released
+    return ok and gil_released and one_call_at_a_time
 
 
 outcome("stop-gil", stopped_and_gil)
