@@ -19,6 +19,7 @@ DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config \
   libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
   libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox gfortran python3 \
   libtrilinos-zoltan-dev \
+  python3-pandas \
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-mpi4py python3-pytest
 
 .PHONY: deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic clean
