@@ -49,6 +49,13 @@ def _layout(buf: Any) -> Tuple[np.dtype, Tuple[int, ...], int]:
     return a.dtype, tuple(a.shape[1:]), int(a.shape[0])
 
 
+def _writable(buf: Any, name: str) -> None:
+    """A receive buffer must take the blocks: a read-only one is refused before any rank moves data."""
+    readonly = not buf.flags.writeable if isinstance(buf, np.ndarray) else memoryview(buf).readonly
+    if readonly:
+        raise ValueError(f"{name}: read-only: expected a writable buffer")
+
+
 def _local(check) -> Optional[str]:
     try:
         check()
@@ -118,6 +125,7 @@ def _scatterv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
             layout, itemsize = (dtype.str, shape), _itemsize(dtype, shape)
         if recvbuf is not None:
             rdtype, rshape, n = _layout(recvbuf)
+            _writable(recvbuf, "recvbuf")
             if n != mp.count:
                 raise ValueError(f"recvbuf: {n} items: expected {mp.count}, this rank's share")
             if itemsize is not None and _itemsize(rdtype, rshape) != itemsize:
@@ -166,6 +174,7 @@ def _gatherv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
             if out is None:
                 out = np.empty((mp.items,) + shape, dtype=dtype)
             rdtype, rshape, n = _layout(out)
+            _writable(out, "recvbuf")
             if n != mp.items:
                 raise ValueError(f"recvbuf: {n} items at the root: expected {mp.items}, the plan's items")
             if _itemsize(rdtype, rshape) != itemsize:

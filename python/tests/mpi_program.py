@@ -91,6 +91,16 @@ outcome("bad-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if 
                                                   np.zeros(1) if rank == 2 else None))
 outcome("bad-dtype", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
                                                 np.zeros(plan.counts[rank], dtype=np.float32 if rank == 3 else float)))
+def read_only(shape):
+    a = np.zeros(shape)
+    a.flags.writeable = False
+    return a
+
+
+outcome("readonly-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
+                                                       read_only(plan.counts[rank]) if rank == 3 else None))
+outcome("readonly-gather", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank]),
+                                                     read_only(1000) if rank == 0 else None))
 outcome("gather-short", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank] - (rank == 1))))
 small = hetlb.plan_scatter(hetlb.platform(compute=[1e-3] * (size - 1), comm=[0] + [1e-4] * (size - 2)), items=10)
 outcome("wrong-size", lambda: hetlb.mpi.scatterv(comm, small, np.zeros(10) if rank == 0 else None))

@@ -48,6 +48,8 @@ def test_calibrate_gives_a_platform_on_every_rank(lines):
     ("bad-recvbuf", "rank 2: recvbuf: 1 items: expected 149, this rank's share"),
     ("bad-dtype", "item sizes differ between ranks (4 to 8 bytes)"),
     ("gather-short", "rank 1: sendbuf: 409 items: expected 410, this rank's share"),
+    ("readonly-recvbuf", "rank 3: recvbuf: read-only: expected a writable buffer"),
+    ("readonly-gather", "rank 0: recvbuf: read-only: expected a writable buffer"),
     ("wrong-size", "processors"),
     ("calibrate-fails", "rank 2: fn raised ZeroDivisionError: division by zero"),
     ("calibrate-sizes", "sizes = [10, 0]: expected item counts > 0"),
