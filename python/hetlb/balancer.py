@@ -93,6 +93,13 @@ class Balancer:
         def check() -> None:
             if mode not in _MODES:
                 raise ValueError(f'mode "{mode}": unknown; expected async or bulk_synchronous')
+            for name, value in (("k", k), ("tolerance", tolerance), ("time_limit", time_limit),
+                                ("min_balancing_period", min_balancing_period),
+                                ("min_computing_period", min_computing_period)):
+                try:
+                    local[name] = float(value)
+                except (TypeError, ValueError):
+                    raise ValueError(f"{name} = {value!r}: expected a number") from None
             local["iterations"] = _whole(iterations, "iterations")
             local["sync_interval"] = _whole(sync_interval, "sync_interval")
             if speeds is None:
@@ -149,10 +156,10 @@ class Balancer:
             wait = bool(wait_for_load)
         self._lb = _Balancer(comm, records.reshape(-1).view(np.uint8), local["ids"],
                              dtype.itemsize * int(np.prod(shape, dtype=np.int64)), dtype, list(shape), str(topology),
-                             str(strategy), float(k), bool(virtual_load), bool(integer), str(balance),
+                             str(strategy), local["k"], bool(virtual_load), bool(integer), str(balance),
                              local["speeds"], local["speeds_file"], _MODES[mode], local["iterations"],
-                             float(tolerance), float(time_limit), float(min_balancing_period),
-                             float(min_computing_period), bool(progress_thread), wait, bool(end_on_convergence),
+                             local["tolerance"], local["time_limit"], local["min_balancing_period"],
+                             local["min_computing_period"], bool(progress_thread), wait, bool(end_on_convergence),
                              local["sync_interval"])
 
     @property

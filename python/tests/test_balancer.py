@@ -34,6 +34,7 @@ def test_runs_conserve_every_record(lines, check):
     ("bad-speeds", "speeds: 2 values for 4 ranks; expected one speed per rank"),
     ("bad-topology", "line-of-sight"),
     ("bad-mode", 'mode "sometimes": unknown; expected async or bulk_synchronous'),
+    ("k-not-a-number", "k = 'two': expected a number"),
     ("bad-balance", 'balance "speed": unknown; expected load or time'),
     ("duplicate-ids", "item id 5 added on ranks 0 and 1"),
     ("short-ids", "rank 2: ids: shape (9,) for 10 records: expected one id per record"),
