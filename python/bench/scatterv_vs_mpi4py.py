@@ -1,8 +1,8 @@
-"""hetlb.mpi.scatterv through a persistent plan against mpi4py's own comm.Scatterv with the same counts
-and displacements, numpy float64 buffers of 64 KB to 64 MB (receive buffers allocated once, as
-Scatterv needs them). Each repetition times the two calls in a rotating order (so drifts of the machine
-hit both alike), each from a barrier to the slowest rank's return; rank 0 prints a markdown table of
-the medians and hetlb's difference.
+"""hetlb.mpi.scatterv and gatherv through a persistent plan against mpi4py's own comm.Scatterv and
+comm.Gatherv with the same counts and displacements, numpy float64 buffers of 64 KB to 64 MB (receive
+buffers allocated once, as mpi4py's calls need them). Each repetition times the two calls in a rotating order (so drifts of the machine
+hit all alike), each from a barrier to the slowest rank's return; rank 0 prints a markdown table of
+the medians and hetlb's differences.
 
     mpirun -np 2 python3 python/bench/scatterv_vs_mpi4py.py [--max-bytes B] [--reps R]
 """
@@ -43,9 +43,12 @@ while payload <= args.max_bytes:
     counts, displs = plan.counts, plan.displacements
     data = np.arange(items, dtype=np.float64) if rank == 0 else None
     mine = np.empty(int(counts[rank]))
+    back = np.empty(items) if rank == 0 else None
     calls = {
         "hetlb": lambda: hetlb.mpi.scatterv(comm, persistent, data, mine),
         "mpi4py": lambda: comm.Scatterv([data, counts, displs, MPI.DOUBLE] if rank == 0 else None, mine, root=0),
+        "hetlb-gather": lambda: hetlb.mpi.gatherv(comm, persistent, mine, back),
+        "mpi4py-gather": lambda: comm.Gatherv(mine, [back, counts, displs, MPI.DOUBLE] if rank == 0 else None, root=0),
     }
     reps = args.reps or max(51, min(2001, int(2001 * (64 << 10) / payload)))
     times = {name: [] for name in calls}
@@ -54,19 +57,23 @@ while payload <= args.max_bytes:
         for name in names:
             calls[name]()
     for r in range(reps):
-        for name in names[r % 2:] + names[:r % 2]:
+        for name in names[r % len(names):] + names[:r % len(names)]:
             times[name].append(timed(calls[name]))
     start = int(displs[rank])
     assert np.array_equal(mine, np.arange(start, start + counts[rank], dtype=np.float64))
+    assert rank != 0 or np.array_equal(back, data)
     persistent.free()
-    median = {name: float(np.median(t)) for name, t in times.items()}
-    rows.append((payload, median["mpi4py"], median["hetlb"], reps))
+    rows.append((payload, {name: float(np.median(t)) for name, t in times.items()}, reps))
     payload *= 4
 
 if rank == 0:
     print(f"{size} ranks, {time.strftime('%Y-%m-%d')}")
-    print("| payload | mpi4py Scatterv (s) | hetlb.mpi.scatterv (s) | difference | repetitions |")
-    print("|---|---|---|---|---|")
-    for payload, bare, ours, reps in rows:
+    print("| payload | mpi4py Scatterv (s) | hetlb.mpi.scatterv (s) | difference | mpi4py Gatherv (s) | "
+          "hetlb.mpi.gatherv (s) | difference | repetitions |")
+    print("|---|---|---|---|---|---|---|---|")
+    for payload, m, reps in rows:
         label = f"{payload >> 20} MB" if payload >= 1 << 20 else f"{payload >> 10} KB"
-        print(f"| {label} | {bare:.3g} | {ours:.3g} | {100 * (ours - bare) / bare:+.1f}% | {reps} |")
+        cells = []
+        for bare, ours in (("mpi4py", "hetlb"), ("mpi4py-gather", "hetlb-gather")):
+            cells += [f"{m[bare]:.3g}", f"{m[ours]:.3g}", f"{100 * (m[ours] - m[bare]) / m[bare]:+.1f}%"]
+        print(f"| {label} | {' | '.join(cells)} | {reps} |")

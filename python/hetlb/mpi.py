@@ -148,7 +148,17 @@ def _scatterv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
 def gatherv(comm: Any, plan: Union[ScatterPlan, MpiPlan], sendbuf: Any, recvbuf: Any = None) -> Any:
     """Gathers every rank's block (``sendbuf``: this rank's ``count`` items) into the root's
     ``recvbuf`` (``plan.items`` items; a new numpy array of its own block's dtype when None), receiving
-    in the plan's gather order. Returns the root's buffer at the root, None elsewhere. Collective."""
+    in the plan's gather order. Returns the root's buffer at the root, None elsewhere. Collective.
+
+    With a persistent plan the call goes straight to the C library, whose own agreement checks the
+    arguments; when they do not fit, the checked path runs and raises the same ValueError everywhere."""
+    if isinstance(plan, MpiPlan) and plan._direct:
+        root = plan._is_root
+        out = recvbuf
+        if root and out is None and isinstance(sendbuf, np.ndarray) and sendbuf.ndim >= 1:
+            out = np.empty((plan.items,) + sendbuf.shape[1:], dtype=sendbuf.dtype)
+        if plan._gather_fast(sendbuf, out):
+            return out if root else None
     mp = Plan(comm, plan)
     try:
         return _gatherv(comm, mp, sendbuf, recvbuf)

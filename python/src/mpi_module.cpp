@@ -153,6 +153,39 @@ struct MpiPlan {
     }
     return true;
   }
+
+  // The gather the same way: each rank's send buffer of its count, the root's receive buffer of the
+  // plan's items; a misfit passes a null buffer, so that the C library's agreement fails everywhere.
+  // No earlier call is needed: nothing is allocated from another rank's layout.
+  bool gather_fast(py::handle sendbuf, py::handle recvbuf) {
+    const mpi::Plan& p = get();
+    const bool root = p.rank() == p.distribution().root;
+    HeldBuffer send, recv;
+    long long send_item = 0, recv_item = 0;
+    bool ok = send.hold(sendbuf.ptr(), false, p.count(), send_item);
+    if (root) ok = recv.hold(recvbuf.ptr(), true, p.distribution().total(), recv_item) && ok && send_item == recv_item;
+    const MPI_Datatype type = ok ? item_type(send_item) : MPI_BYTE;
+    const void* s = ok ? send.view.buf : nullptr;
+    void* r = ok && root ? recv.view.buf : nullptr;
+    try {
+      py::gil_scoped_release release;
+      p.gather(s, type, r, type);
+    } catch (const mpi::Error& e) {
+      if (e.status() == HETLB_MPI_E_MPI) throw;
+      return false;
+    }
+    return true;
+  }
+
+  // Whether the direct paths may be taken: a null buffer fails the C library's agreement only where
+  // that rank has items to move (every non-root rank has some, and the total is positive).
+  bool direct() const {
+    const auto& d = get().distribution();
+    bool positive = d.total() > 0;
+    for (std::size_t r = 0; r < d.counts.size(); ++r)
+      positive = positive && (static_cast<int>(r) == d.root || d.counts[r] > 0);
+    return positive;
+  }
 };
 
 std::unique_ptr<MpiPlan> make_plan(py::object comm, const std::string& platform_json, const std::string& source,
@@ -216,14 +249,11 @@ PYBIND11_MODULE(_hetlb_mpi, m) {
              plan.gather(s, t.type, r, t.type);
            })
       .def_property("_fast", [](const MpiPlan& p) { return p.fast; },
-                    [](MpiPlan& p, bool on) {
-                      const auto& d = p.get().distribution();
-                      bool positive = d.total() > 0;
-                      for (std::size_t r = 0; r < d.counts.size(); ++r)
-                        positive = positive && (static_cast<int>(r) == d.root || d.counts[r] > 0);
-                      p.fast = on && positive;
-                    })
+                    [](MpiPlan& p, bool on) { p.fast = on && p.direct(); })
+      .def_property_readonly("_direct", &MpiPlan::direct)
+      .def_property_readonly("_is_root", [](const MpiPlan& p) { return p.get().rank() == p.get().distribution().root; })
       .def("_scatter_fast", &MpiPlan::scatter_fast)
+      .def("_gather_fast", &MpiPlan::gather_fast)
       .def("free", [](MpiPlan& p) {
         p.free_types();
         p.plan.reset();

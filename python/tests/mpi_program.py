@@ -86,6 +86,26 @@ def fast_path():  # a persistent plan after a call with receive buffers everywhe
 
 
 outcome("fast-path", fast_path)
+
+
+def gather_direct():  # a persistent plan's gather goes straight to the C library; errors still agreed
+    p = hetlb.mpi.Plan(comm, plan)
+    start, count = int(plan.displacements[rank]), int(plan.counts[rank])
+    block = np.arange(start, start + count, dtype=float)
+    whole = np.empty(1000) if rank == 0 else None
+    results = []
+    for send, recv in ((block, whole), (block[:-1] if rank == 1 else block, whole), (block, None),
+                       (block, np.empty(999) if rank == 0 else None), (block.astype(np.float32), whole)):
+        try:
+            got = hetlb.mpi.gatherv(comm, p, send, recv)
+            results.append(bool(np.array_equal(got, np.arange(1000.0))) if rank == 0 else got is None)
+        except ValueError as e:
+            results.append(str(e))
+    p.free()
+    return results
+
+
+outcome("gather-direct", gather_direct)
 outcome("short-sendbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(999) if rank == 0 else None))
 outcome("bad-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
                                                   np.zeros(1) if rank == 2 else None))

@@ -39,6 +39,13 @@ def test_a_persistent_plan_goes_straight_to_the_c_library_and_still_agrees_on_er
     assert lines["fast-path"] == {r: f"ok [True, True, {error!r}, True, True, True, True]" for r in range(4)}
 
 
+def test_a_persistent_plan_gathers_straight_through_the_c_library_and_still_agrees_on_errors(lines):
+    short = "rank 1: sendbuf: 409 items: expected 410, this rank's share"
+    small = "rank 0: recvbuf: 999 items at the root: expected 1000, the plan's items"
+    sizes = "rank 0: recvbuf: items of 8 bytes at the root: expected 4, the send buffer's"
+    assert lines["gather-direct"] == {r: f"ok [True, {short!r}, True, {small!r}, {sizes!r}]" for r in range(4)}
+
+
 def test_calibrate_gives_a_platform_on_every_rank(lines):
     assert lines["calibrate"] == {r: "ok 1000" for r in range(4)}
 
