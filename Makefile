@@ -19,6 +19,7 @@ DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config \
   libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
   libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox gfortran python3 \
   libtrilinos-zoltan-dev \
+  python3-pandas \
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-mpi4py python3-pytest
 
 .PHONY: deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic clean
@@ -87,6 +88,8 @@ bench: deps build
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-diffusion-bench
 	DIFFUSE=$(BUILD)/bin/hetlb-diffuse bench/termination_latency.sh 5
 	bench/matvec_makespan.sh $(BUILD)
+	PYTHONPATH=$(BUILD)/python /usr/bin/python3 python/bench/plan_overhead.py examples/grid1999.json
+	PYTHONPATH=$(BUILD)/python mpirun --allow-run-as-root --oversubscribe -np 2 /usr/bin/python3 python/bench/scatterv_vs_mpi4py.py
 
 # The study runs for hours: in the background, in pieces of PIECE_SECONDS; `make study` again resumes it.
 # Every summary is rewritten after every piece (examples/study/summaries.sh), ready to commit with the rows.

@@ -7,6 +7,9 @@ or any buffer-protocol object whose first axis is the item axis: ``sendbuf`` hol
 items at the root. Every argument error raises the same ValueError on every rank (no hang).
 
 ``Plan(comm, plan)`` is the persistent form: planned once (collective), reused by many calls.
+
+``Balancer(comm, items)`` balances an iterative program's records (a numpy array) between the ranks
+while it runs: the asynchronous diffusion runtime (hetlb.balancer).
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import numpy as np
 from . import _hetlb
 from ._hetlb import ScatterPlan
 from ._hetlb_mpi import MpiPlan, _make_plan
+from .balancer import Balancer
 from .planning import _whole
 
 
@@ -43,6 +47,13 @@ def _layout(buf: Any) -> Tuple[np.dtype, Tuple[int, ...], int]:
     if a.ndim == 0:
         raise ValueError("buffer: a scalar: expected an array whose first axis holds the items")
     return a.dtype, tuple(a.shape[1:]), int(a.shape[0])
+
+
+def _writable(buf: Any, name: str) -> None:
+    """A receive buffer must take the blocks: a read-only one is refused before any rank moves data."""
+    readonly = not buf.flags.writeable if isinstance(buf, np.ndarray) else memoryview(buf).readonly
+    if readonly:
+        raise ValueError(f"{name}: read-only: expected a writable buffer")
 
 
 def _local(check) -> Optional[str]:
@@ -83,7 +94,13 @@ def _agree(comm: Any, error: Optional[str], itemsize: Optional[int]) -> Tuple[bo
 
 def scatterv(comm: Any, plan: Union[ScatterPlan, MpiPlan], sendbuf: Any = None, recvbuf: Any = None) -> Any:
     """Scatters the root's ``sendbuf`` (``plan.items`` items) by the plan; returns this rank's block
-    (``recvbuf``, or a new numpy array of the root's dtype and item shape). Collective over ``comm``."""
+    (``recvbuf``, or a new numpy array of the root's dtype and item shape). Collective over ``comm``.
+
+    A persistent plan whose previous scatter had receive buffers on every rank goes straight to the C
+    library, whose own agreement checks the arguments (no Allreduce of this module's): a rank whose
+    buffers do not fit makes it fail on every rank, and the checked path then runs and says why."""
+    if isinstance(plan, MpiPlan) and plan._fast and plan._scatter_fast(sendbuf, recvbuf):
+        return recvbuf
     mp = Plan(comm, plan)
     try:
         return _scatterv(comm, mp, sendbuf, recvbuf)
@@ -108,6 +125,7 @@ def _scatterv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
             layout, itemsize = (dtype.str, shape), _itemsize(dtype, shape)
         if recvbuf is not None:
             rdtype, rshape, n = _layout(recvbuf)
+            _writable(recvbuf, "recvbuf")
             if n != mp.count:
                 raise ValueError(f"recvbuf: {n} items: expected {mp.count}, this rank's share")
             if itemsize is not None and _itemsize(rdtype, rshape) != itemsize:
@@ -123,13 +141,24 @@ def _scatterv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
             out = np.empty((mp.count,) + tuple(layout[1]), dtype=np.dtype(layout[0]))
         size = _itemsize(np.dtype(layout[0]), tuple(layout[1]))
     mp._scatter(sendbuf if root else None, out, size)
+    mp._fast = not needed  # agreed: every rank had its receive buffer, and no rank an error
     return out
 
 
 def gatherv(comm: Any, plan: Union[ScatterPlan, MpiPlan], sendbuf: Any, recvbuf: Any = None) -> Any:
     """Gathers every rank's block (``sendbuf``: this rank's ``count`` items) into the root's
     ``recvbuf`` (``plan.items`` items; a new numpy array of its own block's dtype when None), receiving
-    in the plan's gather order. Returns the root's buffer at the root, None elsewhere. Collective."""
+    in the plan's gather order. Returns the root's buffer at the root, None elsewhere. Collective.
+
+    With a persistent plan the call goes straight to the C library, whose own agreement checks the
+    arguments; when they do not fit, the checked path runs and raises the same ValueError everywhere."""
+    if isinstance(plan, MpiPlan) and plan._direct:
+        root = plan._is_root
+        out = recvbuf
+        if root and out is None and isinstance(sendbuf, np.ndarray) and sendbuf.ndim >= 1:
+            out = np.empty((plan.items,) + sendbuf.shape[1:], dtype=sendbuf.dtype)
+        if plan._gather_fast(sendbuf, out):
+            return out if root else None
     mp = Plan(comm, plan)
     try:
         return _gatherv(comm, mp, sendbuf, recvbuf)
@@ -155,6 +184,7 @@ def _gatherv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
             if out is None:
                 out = np.empty((mp.items,) + shape, dtype=dtype)
             rdtype, rshape, n = _layout(out)
+            _writable(out, "recvbuf")
             if n != mp.items:
                 raise ValueError(f"recvbuf: {n} items at the root: expected {mp.items}, the plan's items")
             if _itemsize(rdtype, rshape) != itemsize:
@@ -246,5 +276,5 @@ def calibrate(comm: Any, fn: Callable[[int], Any], sizes: Sequence[int], *, item
     return comm.bcast(platform, root=root)
 
 
-__all__ = ["Plan", "MpiPlan", "scatterv", "gatherv", "calibrate"]
+__all__ = ["Plan", "MpiPlan", "Balancer", "scatterv", "gatherv", "calibrate"]
 _ = _hetlb  # the planning module is loaded first (its exception translation)

@@ -19,6 +19,29 @@ def _as_bool(text: str) -> bool:
     raise ValueError(text)
 
 
+def _as_flag(text: str) -> bool:
+    """A boolean of the campaign: true/false (parameters) or 1/0 (metrics)."""
+    if text in ("true", "1", "false", "0"):
+        return text in ("true", "1")
+    raise ValueError(text)
+
+
+# The columns hetlb campaign writes, typed by what they mean, so that every results file gives the
+# same types whatever values it holds (a ratio of 1 is still a float, converged 1/0 a bool): the key
+# columns (src/campaign/spec.cpp), the metrics (src/campaign/results_file.cpp) and the --ranks files.
+_KNOWN: Dict[str, Callable[[str], Any]] = {
+    **dict.fromkeys(["spec_version", "mode", "strategy", "estimates", "platform", "topology", "initial", "status",
+                     "error", "configuration", "variant"], str),
+    **dict.fromkeys(["k", "ratio", "load_per_node", "time_limit", "min_comp_iter", "min_lb_iter", "avg_idle_time",
+                     "avg_convergence_date", "max_convergence_date", "data_transfer_amount", "computed_load",
+                     "load_spread_percent", "simulated_time", "tau", "wall_seconds"], float),
+    **dict.fromkeys(["nodes", "seed", "iterations", "converged_nodes", "ctrl_messages", "data_messages", "rank"],
+                    _as_int),
+    **dict.fromkeys(["virtual_load", "integer", "converged", "streaks_computed"], _as_flag),
+}
+_EXPECTED = {str: "text", float: "a number", _as_int: "a whole number", _as_flag: "true, false, 1 or 0"}
+
+
 def _column_type(values: List[str]) -> Callable[[str], Any]:
     present = [v for v in values if v != ""]
     for convert in (_as_bool, _as_int, float):
@@ -50,19 +73,28 @@ def _rows(path: str) -> tuple:
 
 
 def read_results(path: Union[str, "os.PathLike[str]"], *, as_dataframe: Optional[bool] = None):
-    """The rows of a results CSV, columns typed: whole numbers as int, other numbers as float,
-    true/false as bool, the rest as str; an empty cell is None (NaN / <NA> in pandas).
+    """The rows of a results CSV, columns typed: the columns of ``hetlb campaign`` (its parameters,
+    metrics and ``--ranks`` files) by what they mean (k, ratio, dates: float; nodes, seed, message
+    counts: int; virtual_load, converged: bool), the others by their values (whole numbers as int,
+    other numbers as float, true/false as bool, the rest as str); an empty cell is None (NaN / <NA> in
+    pandas).
 
     Returns a pandas DataFrame when pandas is installed (``as_dataframe=None``), else a list of dicts;
-    ``as_dataframe`` forces either. ValueError naming the file and line on a malformed file.
+    ``as_dataframe`` forces either. ValueError naming the file, line (and column) on a malformed file.
     """
     path = os.fspath(path)
     header, body = _rows(path)
-    types = [_column_type([row[i] for row in body]) for i in range(len(header))]
-    records: List[Dict[str, Any]] = [
-        {name: (None if cell == "" else convert(cell)) for name, convert, cell in zip(header, types, row)}
-        for row in body
-    ]
+    types = [_KNOWN.get(name) or _column_type([row[i] for row in body]) for i, name in enumerate(header)]
+    records: List[Dict[str, Any]] = []
+    for number, row in enumerate(body, start=2):
+        record: Dict[str, Any] = {}
+        for name, convert, cell in zip(header, types, row):
+            try:
+                record[name] = None if cell == "" else convert(cell)
+            except ValueError:
+                raise ValueError(f"{path}: line {number}: column {name}: {cell!r}: expected {_EXPECTED[convert]}") \
+                    from None
+        records.append(record)
     if as_dataframe is False:
         return records
     try:
@@ -72,5 +104,5 @@ def read_results(path: Union[str, "os.PathLike[str]"], *, as_dataframe: Optional
             raise
         return records
     frame = pd.DataFrame.from_records(records, columns=header)
-    dtypes = {_as_int: "Int64", _as_bool: "boolean", float: "float64", str: "string"}
+    dtypes = {_as_int: "Int64", _as_bool: "boolean", _as_flag: "boolean", float: "float64", str: "string"}
     return frame.astype({name: dtypes[convert] for name, convert in zip(header, types)})

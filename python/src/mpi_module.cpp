@@ -1,6 +1,7 @@
 // hetlb._hetlb_mpi: persistent load-balanced scatter/gather plans (hetlb::mpi::Plan, the C++ face of
-// hetlb/mpi/plan.h) over mpi4py communicators (their MPI_Comm through mpi4py's C API). The buffers are
-// raw bytes here: an item is `itemsize` contiguous bytes; hetlb/mpi.py checks and agrees on them.
+// hetlb/mpi/plan.h) and the diffusion runtime (balancer_bindings.cpp) over mpi4py communicators (their
+// MPI_Comm through mpi4py's C API). The buffers are raw bytes here: an item is `itemsize` contiguous
+// bytes; hetlb/mpi.py checks and agrees on them.
 #include <mpi.h>
 #include <mpi4py/mpi4py.h>
 #include <pybind11/pybind11.h>
@@ -8,12 +9,14 @@
 
 #include <climits>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "balancer_bindings.hpp"
 #include "errors.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
@@ -60,9 +63,40 @@ void* write_pointer(py::handle b) {
   return info.ptr;
 }
 
+// A buffer's bytes held (PyObject_GetBuffer) for the length of a transfer, C-contiguous.
+struct HeldBuffer {
+  Py_buffer view{};
+  bool held = false;
+  // Holds `object` when it is a C-contiguous buffer (writable if asked) of `items` items along its
+  // first axis; sets item_bytes. False (and nothing held) otherwise.
+  bool hold(PyObject* object, bool writable, long long items, long long& item_bytes) {
+    if (object == Py_None) return false;
+    if (PyObject_GetBuffer(object, &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0)) != 0) {
+      PyErr_Clear();
+      return false;
+    }
+    held = true;
+    if (view.ndim < 1 || view.shape[0] != items) return false;
+    long long bytes = view.itemsize;
+    for (int d = 1; d < view.ndim; ++d) bytes *= view.shape[d];
+    item_bytes = bytes;
+    return bytes > 0 && bytes <= INT_MAX;
+  }
+  HeldBuffer() = default;
+  HeldBuffer(const HeldBuffer&) = delete;
+  HeldBuffer& operator=(const HeldBuffer&) = delete;
+  ~HeldBuffer() {
+    if (held) PyBuffer_Release(&view);
+  }
+};
+
 struct MpiPlan {
   std::unique_ptr<mpi::Plan> plan;
   py::object comm;  // the mpi4py communicator it was created on (kept alive)
+  // Agreed on every rank: the previous scatter had receive buffers everywhere and no error, so the next
+  // one may go straight to the C library (scatter_fast). Set by hetlb/mpi.py after its checked path.
+  bool fast = false;
+  std::map<long long, MPI_Datatype> item_types;  // committed contiguous types, by item size
 
   MpiPlan() = default;
   MpiPlan(const MpiPlan&) = delete;
@@ -71,11 +105,86 @@ struct MpiPlan {
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (finalized) static_cast<void>(plan.release());
+    else free_types();
+  }
+  void free_types() {
+    for (auto& [bytes, type] : item_types) MPI_Type_free(&type);
+    item_types.clear();
   }
 
   const mpi::Plan& get() const {
     if (!plan || !plan->valid()) throw Error("the plan was freed: create another");
     return *plan;
+  }
+
+  MPI_Datatype item_type(long long item_bytes) {
+    auto it = item_types.find(item_bytes);
+    if (it != item_types.end()) return it->second;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    MPI_Type_contiguous(static_cast<int>(item_bytes), MPI_BYTE, &type);
+    MPI_Type_commit(&type);
+    return item_types.emplace(item_bytes, type).first->second;
+  }
+
+  // The scatter without the Python layer's agreement (one Allreduce): each rank checks its own buffers
+  // (the root's send buffer of the plan's items, this rank's receive buffer of its count), and a rank
+  // whose check fails passes a null buffer, so that the C library's own agreement fails on every rank.
+  // Only offered when every non-root count and the total are positive (a null buffer then always
+  // fails). Returns true when the blocks moved; false on every rank when the arguments did not agree
+  // (fast is then off: the caller takes the checked path, which says why).
+  bool scatter_fast(py::handle sendbuf, py::handle recvbuf) {
+    const mpi::Plan& p = get();
+    const bool root = p.rank() == p.distribution().root;
+    HeldBuffer send, recv;
+    long long send_item = 0, recv_item = 0;
+    bool ok = recv.hold(recvbuf.ptr(), true, p.count(), recv_item);
+    if (root) ok = send.hold(sendbuf.ptr(), false, p.distribution().total(), send_item) && ok;
+    if (ok && root && send_item != recv_item) ok = false;
+    const MPI_Datatype type = ok ? item_type(recv_item) : MPI_BYTE;
+    const void* s = ok && root ? send.view.buf : nullptr;
+    void* r = ok ? recv.view.buf : nullptr;
+    try {
+      py::gil_scoped_release release;
+      p.scatter(s, type, r, type);
+    } catch (const mpi::Error& e) {
+      if (e.status() == HETLB_MPI_E_MPI) throw;  // an MPI failure is local: raised as it is
+      fast = false;
+      return false;
+    }
+    return true;
+  }
+
+  // The gather the same way: each rank's send buffer of its count, the root's receive buffer of the
+  // plan's items; a misfit passes a null buffer, so that the C library's agreement fails everywhere.
+  // No earlier call is needed: nothing is allocated from another rank's layout.
+  bool gather_fast(py::handle sendbuf, py::handle recvbuf) {
+    const mpi::Plan& p = get();
+    const bool root = p.rank() == p.distribution().root;
+    HeldBuffer send, recv;
+    long long send_item = 0, recv_item = 0;
+    bool ok = send.hold(sendbuf.ptr(), false, p.count(), send_item);
+    if (root) ok = recv.hold(recvbuf.ptr(), true, p.distribution().total(), recv_item) && ok && send_item == recv_item;
+    const MPI_Datatype type = ok ? item_type(send_item) : MPI_BYTE;
+    const void* s = ok ? send.view.buf : nullptr;
+    void* r = ok && root ? recv.view.buf : nullptr;
+    try {
+      py::gil_scoped_release release;
+      p.gather(s, type, r, type);
+    } catch (const mpi::Error& e) {
+      if (e.status() == HETLB_MPI_E_MPI) throw;
+      return false;
+    }
+    return true;
+  }
+
+  // Whether the direct paths may be taken: a null buffer fails the C library's agreement only where
+  // that rank has items to move (every non-root rank has some, and the total is positive).
+  bool direct() const {
+    const auto& d = get().distribution();
+    bool positive = d.total() > 0;
+    for (std::size_t r = 0; r < d.counts.size(); ++r)
+      positive = positive && (static_cast<int>(r) == d.root || d.counts[r] > 0);
+    return positive;
   }
 };
 
@@ -106,7 +215,7 @@ std::unique_ptr<MpiPlan> make_plan(py::object comm, const std::string& platform_
 
 PYBIND11_MODULE(_hetlb_mpi, m) {
   using namespace hetlb::python;
-  m.doc() = "hetlb's MPI scatter/gather plans over mpi4py communicators; use hetlb.mpi.";
+  m.doc() = "hetlb's MPI scatter/gather plans and diffusion runtime over mpi4py communicators; use hetlb.mpi.";
   if (import_mpi4py() < 0) throw py::error_already_set();
   register_errors(m);
   py::class_<MpiPlan>(m, "MpiPlan", "A persistent plan over a duplicate of the communicator (collective).")
@@ -139,9 +248,19 @@ PYBIND11_MODULE(_hetlb_mpi, m) {
              py::gil_scoped_release release;
              plan.gather(s, t.type, r, t.type);
            })
-      .def("free", [](MpiPlan& p) { p.plan.reset(); }, "Collective: frees the plan and its communicator.");
+      .def_property("_fast", [](const MpiPlan& p) { return p.fast; },
+                    [](MpiPlan& p, bool on) { p.fast = on && p.direct(); })
+      .def_property_readonly("_direct", &MpiPlan::direct)
+      .def_property_readonly("_is_root", [](const MpiPlan& p) { return p.get().rank() == p.get().distribution().root; })
+      .def("_scatter_fast", &MpiPlan::scatter_fast)
+      .def("_gather_fast", &MpiPlan::gather_fast)
+      .def("free", [](MpiPlan& p) {
+        p.free_types();
+        p.plan.reset();
+      }, "Collective: frees the plan and its communicator.");
   m.def("_make_plan", &make_plan, py::arg("comm"), py::arg("platform_json"), py::arg("source"), py::arg("items"),
         py::arg("root"), py::arg("algorithm"), py::arg("order"), py::arg("dp_fallback") = false,
         py::arg("order_evaluations") = 2000);
+  bind_balancer(m, &comm_of);
   m.def("_comm_handle", [](py::object comm) { return reinterpret_cast<std::uintptr_t>(comm_of(comm)); });
 }

@@ -68,11 +68,59 @@ def buffer_protocol():  # array.array in and out: no numpy needed by the caller
 
 
 outcome("buffer-protocol", buffer_protocol)
+def fast_path():  # a persistent plan after a call with receive buffers everywhere: errors still agreed
+    p = hetlb.mpi.Plan(comm, plan)
+    data = np.arange(1000.0) if rank == 0 else None
+    mine = np.empty(plan.counts[rank])
+    results = []
+    for recv in (mine, mine, np.empty(3) if rank == 2 else mine, None, mine, mine):
+        try:
+            got = hetlb.mpi.scatterv(comm, p, data, recv)
+            start = int(plan.displacements[rank])
+            results.append(bool(np.array_equal(got, np.arange(start, start + plan.counts[rank], dtype=float))))
+        except ValueError as e:
+            results.append(str(e))
+    fast = p._fast
+    p.free()
+    return results + [fast]
+
+
+outcome("fast-path", fast_path)
+
+
+def gather_direct():  # a persistent plan's gather goes straight to the C library; errors still agreed
+    p = hetlb.mpi.Plan(comm, plan)
+    start, count = int(plan.displacements[rank]), int(plan.counts[rank])
+    block = np.arange(start, start + count, dtype=float)
+    whole = np.empty(1000) if rank == 0 else None
+    results = []
+    for send, recv in ((block, whole), (block[:-1] if rank == 1 else block, whole), (block, None),
+                       (block, np.empty(999) if rank == 0 else None), (block.astype(np.float32), whole)):
+        try:
+            got = hetlb.mpi.gatherv(comm, p, send, recv)
+            results.append(bool(np.array_equal(got, np.arange(1000.0))) if rank == 0 else got is None)
+        except ValueError as e:
+            results.append(str(e))
+    p.free()
+    return results
+
+
+outcome("gather-direct", gather_direct)
 outcome("short-sendbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(999) if rank == 0 else None))
 outcome("bad-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
                                                   np.zeros(1) if rank == 2 else None))
 outcome("bad-dtype", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
                                                 np.zeros(plan.counts[rank], dtype=np.float32 if rank == 3 else float)))
+def read_only(shape):
+    a = np.zeros(shape)
+    a.flags.writeable = False
+    return a
+
+
+outcome("readonly-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
+                                                       read_only(plan.counts[rank]) if rank == 3 else None))
+outcome("readonly-gather", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank]),
+                                                     read_only(1000) if rank == 0 else None))
 outcome("gather-short", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank] - (rank == 1))))
 small = hetlb.plan_scatter(hetlb.platform(compute=[1e-3] * (size - 1), comm=[0] + [1e-4] * (size - 2)), items=10)
 outcome("wrong-size", lambda: hetlb.mpi.scatterv(comm, small, np.zeros(10) if rank == 0 else None))

@@ -34,6 +34,18 @@ def test_any_buffer_protocol_object(lines):
     assert lines["buffer-protocol"] == {r: "ok True" for r in range(4)}
 
 
+def test_a_persistent_plan_goes_straight_to_the_c_library_and_still_agrees_on_errors(lines):
+    error = "rank 2: recvbuf: 3 items: expected 149, this rank's share"
+    assert lines["fast-path"] == {r: f"ok [True, True, {error!r}, True, True, True, True]" for r in range(4)}
+
+
+def test_a_persistent_plan_gathers_straight_through_the_c_library_and_still_agrees_on_errors(lines):
+    short = "rank 1: sendbuf: 409 items: expected 410, this rank's share"
+    small = "rank 0: recvbuf: 999 items at the root: expected 1000, the plan's items"
+    sizes = "rank 0: recvbuf: items of 8 bytes at the root: expected 4, the send buffer's"
+    assert lines["gather-direct"] == {r: f"ok [True, {short!r}, True, {small!r}, {sizes!r}]" for r in range(4)}
+
+
 def test_calibrate_gives_a_platform_on_every_rank(lines):
     assert lines["calibrate"] == {r: "ok 1000" for r in range(4)}
 
@@ -43,6 +55,8 @@ def test_calibrate_gives_a_platform_on_every_rank(lines):
     ("bad-recvbuf", "rank 2: recvbuf: 1 items: expected 149, this rank's share"),
     ("bad-dtype", "item sizes differ between ranks (4 to 8 bytes)"),
     ("gather-short", "rank 1: sendbuf: 409 items: expected 410, this rank's share"),
+    ("readonly-recvbuf", "rank 3: recvbuf: read-only: expected a writable buffer"),
+    ("readonly-gather", "rank 0: recvbuf: read-only: expected a writable buffer"),
     ("wrong-size", "processors"),
     ("calibrate-fails", "rank 2: fn raised ZeroDivisionError: division by zero"),
     ("calibrate-sizes", "sizes = [10, 0]: expected item counts > 0"),

@@ -72,6 +72,18 @@ def test_scatter_replay_equals_cli():
     assert without_wall(r) == without_wall(expected)
 
 
+def test_scatter_replay_of_an_unknown_root_has_the_cli_message():
+    with pytest.raises(ValueError) as e:
+        hetlb.simulate_scatter(example("grid1999.json"), root="nobody")
+    assert str(e.value) == cli_error("simulate", "scatter", example("grid1999.json"), "--root", "nobody")
+
+
+def test_scatter_replay_of_a_missing_file_has_the_cli_message():
+    with pytest.raises(ValueError) as e:
+        hetlb.simulate_scatter("/nonexistent.json")
+    assert str(e.value) == cli_error("simulate", "scatter", "/nonexistent.json")
+
+
 def test_the_gil_is_released_during_a_simulation():
     ticks = []
     stop = threading.Event()

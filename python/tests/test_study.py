@@ -20,11 +20,29 @@ def test_typed_rows(tmp_path):
     rows = study.read_results(write(tmp_path, CSV), as_dataframe=False)
     assert len(rows) == 3
     r = rows[1]
-    assert r["k"] == 2 and type(r["k"]) is int
+    assert r["k"] == 2 and type(r["k"]) is float and type(r["seed"]) is int
     assert r["virtual_load"] is True and rows[0]["virtual_load"] is False
+    assert r["converged"] is False and rows[0]["converged"] is True  # the campaign writes 1/0
     assert r["ratio"] == 0.1 and type(rows[0]["ratio"]) is float
     assert r["avg_convergence_date"] is None and rows[2]["avg_convergence_date"] == 7.0
     assert r["status"] == "timeout" and r["error"] == "too long" and rows[0]["error"] is None
+
+
+def test_the_campaign_columns_have_one_type_whatever_their_values(tmp_path):
+    whole = CSV.replace(",10,1,ok,", ",1,1,ok,").replace(",0.1,", ",1,")  # every ratio a whole number
+    rows = study.read_results(write(tmp_path, whole), as_dataframe=False)
+    assert [type(r["ratio"]) for r in rows] == [float] * 3 and [type(r["k"]) for r in rows] == [float] * 3
+
+
+def test_other_columns_are_typed_by_their_values(tmp_path):
+    extra = "".join(line + ("," + ("count" if i == 0 else str(i)) + "\n") for i, line in enumerate(CSV.splitlines()))
+    rows = study.read_results(write(tmp_path, extra), as_dataframe=False)
+    assert [r["count"] for r in rows] == [1, 2, 3] and type(rows[0]["count"]) is int
+
+
+def test_a_bad_cell_of_a_campaign_column(tmp_path):
+    with pytest.raises(ValueError, match=r"results.csv: line 3: column seed: 'two': expected a whole number"):
+        study.read_results(write(tmp_path, CSV.replace(",0.1,2,", ",0.1,two,")), as_dataframe=False)
 
 
 def test_a_row_cut_by_a_kill_is_dropped(tmp_path):
@@ -43,7 +61,8 @@ def test_dataframe(tmp_path):
     pd = pytest.importorskip("pandas")
     df = study.read_results(write(tmp_path, CSV))
     assert isinstance(df, pd.DataFrame) and len(df) == 3
-    assert str(df["k"].dtype) == "Int64" and str(df["ratio"].dtype) == "float64"
+    assert str(df["k"].dtype) == "float64" and str(df["seed"].dtype) == "Int64"
+    assert str(df["converged"].dtype) == "boolean" and str(df["ratio"].dtype) == "float64"
     assert df["avg_convergence_date"].isna().tolist() == [False, True, False]
 
 

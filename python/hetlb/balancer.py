@@ -1,0 +1,263 @@
+"""Asynchronous iterative load balancing of a numpy array of records in an mpi4py program.
+
+``Balancer(comm, items)`` hands the records of every rank to hetlb's diffusion runtime (Couturier &
+Giersch's strategies, docs/runtime.md): between two ``iteration_done()`` calls the program computes on
+``lb.items`` (this rank's records, a numpy array of the dtype it gave) and the runtime moves records
+between neighbouring ranks until every rank holds its share. Each record keeps its 64-bit id
+(``lb.ids``): none is lost or duplicated (``check_conservation()``, also run by ``metrics()``).
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from ._hetlb import Platform
+from ._hetlb_mpi import _Balancer, _speeds_of_platform
+from .planning import _whole
+
+SpeedsLike = Union[None, str, "os.PathLike[str]", Sequence[float], dict, Platform]
+
+_MODES = {"async": False, "bulk_synchronous": True, "bsp": True}
+
+
+def _layout(items: Any):
+    """(records as a C-contiguous array, dtype, item shape) of one rank's items, or None."""
+    if items is None:
+        return None
+    a = items if isinstance(items, np.ndarray) else np.asarray(memoryview(items))
+    if a.ndim == 0:
+        raise ValueError("items: a scalar: expected an array whose first axis holds the records")
+    if a.dtype.hasobject:
+        raise ValueError(f"items: dtype {a.dtype} holds Python objects: expected records of plain bytes "
+                         "(numbers, fixed-size strings, structured dtypes of them)")
+    if a.dtype.itemsize == 0 or 0 in a.shape[1:]:
+        raise ValueError(f"items: records of 0 bytes (dtype {a.dtype}, shape {a.shape}): expected at least 1 byte")
+    return np.ascontiguousarray(a), a.dtype, tuple(int(x) for x in a.shape[1:])
+
+
+def _first_error(comm: Any, error: Optional[str]) -> None:
+    """Collective: raises the lowest failing rank's ValueError on every rank."""
+    from mpi4py import MPI
+
+    rank, size = comm.Get_rank(), comm.Get_size()
+    first = comm.allreduce(rank if error is not None else size, op=MPI.MIN)
+    if first < size:
+        raise ValueError(comm.bcast(error, root=first))
+
+
+class Balancer:
+    """The diffusion runtime over ``comm`` (an mpi4py intracommunicator) and this rank's records.
+
+    Collective: every rank passes its records (``items``: a numpy array, or any buffer, whose first
+    axis holds them; a structured dtype makes a record of several fields; None or an empty array on a
+    rank that starts with none, every rank with records giving the same dtype and record shape) and the
+    same options. ``ids`` (unsigned 64-bit, one per record, unique over every rank) default to the
+    records' positions in rank order (rank 0's first). The balancer holds copies of the records from
+    then on: ``lb.items`` is the current array (re-read it after each ``iteration_done()``).
+
+    Options are ``hetlb-diffuse``'s where it has one (``topology="torus"``, ``strategy="besteffort"``,
+    ``k=1``, ``virtual_load=False``, ``integer=False``, ``balance="load"``, speeds measured, ``mode="async"``,
+    ``progress_thread=False`` ("calls"), ``wait_for_load`` on in the asynchronous mode), else the C++
+    runtime's (``iterations=20`` consecutive iterations within ``tolerance=0.01`` of the share to
+    converge, ``time_limit=0``: none, ``min_balancing_period=1e-3`` s, ``min_computing_period=0``,
+    ``sync_interval=4``, ``end_on_convergence=True``):
+
+    - ``topology``: line, ring, torus, hypercube, complete, an edge-list file, or "auto" (a torus where
+      the rank count fits one, else a ring);
+    - ``strategy``: none, simple, makhoul, besteffort (``k``: best effort's divisor, >= 1);
+    - ``balance``: "load" (equal record counts) or "time" (records / speed: speed-proportional shares);
+    - ``speeds``: None (each rank measures its own), one relative speed per rank, a file
+      (hetlb-calibrate's output as it is, or numbers), or a platform (``hetlb.mpi.calibrate``'s dict, a
+      ``hetlb.Platform``: processor r is rank r, speed = 1 / its compute cost per item);
+    - ``mode``: "async" (records move whenever they arrive) or "bulk_synchronous" (every rank calls
+      ``iteration_done()`` the same number of times; records move only at agreed calls, the run ends at
+      the same call everywhere).
+
+    A refusal is the same ValueError on every rank: the C library's one-line message for the options,
+    ``rank R: ...`` naming the first rank whose records or ids are wrong.
+    """
+
+    def __init__(self, comm: Any, items: Any = None, ids: Any = None, *, topology: str = "torus",
+                 strategy: str = "besteffort", k: float = 1.0, virtual_load: bool = False, integer: bool = False,
+                 balance: str = "load", speeds: SpeedsLike = None, mode: str = "async", iterations: int = 20,
+                 tolerance: float = 0.01, time_limit: float = 0.0, min_balancing_period: float = 1e-3,
+                 min_computing_period: float = 0.0, progress_thread: bool = False,
+                 wait_for_load: Optional[bool] = None, end_on_convergence: bool = True,
+                 sync_interval: int = 4) -> None:
+        layout = None
+        local: dict = {}
+
+        def check() -> None:
+            if mode not in _MODES:
+                raise ValueError(f'mode "{mode}": unknown; expected async or bulk_synchronous')
+            for name, value in (("k", k), ("tolerance", tolerance), ("time_limit", time_limit),
+                                ("min_balancing_period", min_balancing_period),
+                                ("min_computing_period", min_computing_period)):
+                try:
+                    local[name] = float(value)
+                except (TypeError, ValueError):
+                    raise ValueError(f"{name} = {value!r}: expected a number") from None
+            local["iterations"] = _whole(iterations, "iterations")
+            local["sync_interval"] = _whole(sync_interval, "sync_interval")
+            if speeds is None:
+                local["speeds"], local["speeds_file"] = [], ""
+            elif isinstance(speeds, (dict, Platform)):  # hetlb.mpi.calibrate's dict, a hetlb.Platform
+                text = json.dumps(speeds) if isinstance(speeds, dict) else speeds.to_json()
+                local["speeds"], local["speeds_file"] = _speeds_of_platform(text, "speeds"), ""
+            elif isinstance(speeds, (str, os.PathLike)):
+                local["speeds"], local["speeds_file"] = [], os.fspath(speeds)
+            else:
+                local["speeds"], local["speeds_file"] = [float(s) for s in speeds], ""
+            try:
+                records_and_ids()
+            except ValueError as e:
+                raise ValueError(f"rank {comm.Get_rank()}: {e}") from None
+
+        def records_and_ids() -> None:
+            nonlocal layout
+            layout = _layout(items)
+            count = 0 if layout is None else len(layout[0])
+            if ids is not None:
+                given = np.asarray(ids)
+                if given.shape != (count,):
+                    raise ValueError(f"ids: shape {given.shape} for {count} records: expected one id per record")
+                if count and given.dtype.kind not in "iu":
+                    raise ValueError(f"ids: dtype {given.dtype}: expected integers")
+                if count and given.dtype.kind == "i" and given.min() < 0:
+                    raise ValueError(f"ids: {given.min()}: expected ids >= 0 (unsigned 64-bit)")
+                local["ids"] = np.ascontiguousarray(given, dtype=np.uint64)
+        error = None
+        try:
+            check()
+        except (ValueError, TypeError) as e:
+            error = str(e)
+        _first_error(comm, error)
+
+        # The record type: every rank with records gives the same; the others take it.
+        kinds = comm.allgather(None if layout is None else (layout[1], layout[2]))
+        given_kinds = [(r, kind) for r, kind in enumerate(kinds) if kind is not None]
+        if not given_kinds:
+            raise ValueError("items: None on every rank: expected the records (a numpy array) on at least one rank")
+        first_rank, (dtype, shape) = given_kinds[0]
+        for r, (d, s) in given_kinds:
+            if d != dtype or s != shape:
+                raise ValueError(f"items: records of dtype {d} and shape {s} on rank {r}, {dtype} and {shape} on "
+                                 f"rank {first_rank}: expected the same record type on every rank")
+        records = layout[0] if layout is not None else np.empty((0,) + shape, dtype=dtype)
+        if ids is None:
+            start = comm.exscan(len(records)) or 0
+            local["ids"] = np.arange(start, start + len(records), dtype=np.uint64)
+        if wait_for_load is None:
+            wait = not _MODES[mode]
+        else:
+            wait = bool(wait_for_load)
+        self._lb = _Balancer(comm, records.reshape(-1).view(np.uint8), local["ids"],
+                             dtype.itemsize * int(np.prod(shape, dtype=np.int64)), dtype, list(shape), str(topology),
+                             str(strategy), local["k"], bool(virtual_load), bool(integer), str(balance),
+                             local["speeds"], local["speeds_file"], _MODES[mode], local["iterations"],
+                             local["tolerance"], local["time_limit"], local["min_balancing_period"],
+                             local["min_computing_period"], bool(progress_thread), wait, bool(end_on_convergence),
+                             local["sync_interval"])
+
+    @property
+    def items(self) -> np.ndarray:
+        """This rank's records now: a numpy view (writable, no copy) of the balancer's array, valid until
+        the next ``iteration_done()``/``stop()`` (a view kept longer is stale, never invalid memory)."""
+        return self._lb.items
+
+    @property
+    def ids(self) -> np.ndarray:
+        """The ids of ``items``, row for row (read-only uint64 view)."""
+        return self._lb.ids
+
+    def __len__(self) -> int:
+        return len(self._lb)
+
+    def iteration_done(self, compute_seconds: Optional[float] = None) -> bool:
+        """Ends a computing iteration: takes in the records that arrived, sends those owed to the
+        neighbours; False once the run has ended (bulk-synchronous mode: on every rank at the same call).
+        ``compute_seconds``: this rank's computing time in the iteration (for measured speeds; default the
+        time since the previous call). Releases the GIL while it waits."""
+        return self._lb.iteration_done(None if compute_seconds is None else float(compute_seconds))
+
+    def progress(self) -> None:
+        """Receives and balances (progress() mode); call it now and then inside long iterations."""
+        self._lb.progress()
+
+    def stop(self) -> None:
+        """Collective: ends the run now (every rank calls it once; bulk-synchronous mode: after the same
+        number of ``iteration_done()`` calls). Nothing is in flight afterwards."""
+        self._lb.stop()
+
+    @property
+    def finished(self) -> bool:
+        """Whether the run has ended on this rank."""
+        return self._lb.finished
+
+    def check_conservation(self) -> int:
+        """Collective: the records over every rank, checked against the start by id (every id held by
+        exactly one rank: their count and two 64-bit hash sums agree). ValueError on every rank otherwise."""
+        return self._lb.check_conservation()
+
+    def metrics(self) -> dict:
+        """Collective, after the end: the runtime's metrics (``hetlb-diffuse --format json``'s keys:
+        converged, max_convergence_date, data_transfer_amount, ctrl_messages, ...) plus ``final_loads``
+        (records per rank) and ``speeds`` (each rank's speed, given or measured), numpy arrays, and
+        ``ids_conserved`` (``check_conservation()``, which raises when ids were lost or duplicated)."""
+        text, loads, speeds = self._lb._metrics()
+        result = json.loads(text)
+        result["final_loads"] = np.asarray(loads, dtype=np.int64)
+        result["speeds"] = np.asarray(speeds, dtype=float)
+        self.check_conservation()
+        result["ids_conserved"] = True
+        return result
+
+    @property
+    def speed(self) -> float:
+        """This rank's speed: given, or measured (records per second, 0 before a measurement)."""
+        return self._lb.speed
+
+    @property
+    def topology(self) -> str:
+        """The neighbourhood's name ("torus 2x2", "ring", ...)."""
+        return self._lb.topology
+
+    @property
+    def threaded(self) -> bool:
+        """Whether a progress thread runs (``progress_thread=True`` with MPI_THREAD_MULTIPLE)."""
+        return self._lb.threaded
+
+    @property
+    def notice(self) -> str:
+        """Why a requested progress thread is not used ("" otherwise)."""
+        return self._lb.notice
+
+    @property
+    def degree(self) -> int:
+        """This rank's number of neighbours."""
+        return self._lb.degree
+
+    @property
+    def average_load(self) -> float:
+        """Records over every rank / ranks."""
+        return self._lb.average_load
+
+    @property
+    def comm(self) -> Any:
+        return self._lb.comm
+
+    def free(self) -> None:
+        """Collective: frees the runtime and its communicators (``items`` and ``ids`` stay readable)."""
+        self._lb.free()
+
+    def __enter__(self) -> "Balancer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.free()
+
+
+__all__ = ["Balancer"]
