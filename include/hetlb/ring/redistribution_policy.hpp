@@ -42,8 +42,10 @@ std::unique_ptr<Policy> every_policy(std::size_t k);  // before iterations 0, K,
 std::unique_ptr<Policy> threshold_policy(double x);   // when max / mean iteration time > x
 // hetlb's cost model (docs/ring.md, "The cost model's prediction"). Before iteration t, with the excess
 // e = iteration time - ideal time and h = N - t iterations left, keeping the loads is predicted to cost
-// e h (the excess stays); redistributing, the plan's time C plus R(h), the plan costs and excess of the
-// h iterations after a redistribution. Redistribute when e h - R(h) > C > 0. R is learned online from a
+// l h, l the level the excess keeps: the mean excess of the iterations since it rose above the balanced
+// ring's after the last redistribution (or since the start), at most e; redistributing, the plan's time
+// C plus R(h), the plan costs and excess of the h iterations after a redistribution. Redistribute when
+// l h - R(h) > C > 0. R is learned online from a
 // shadow ring: the balanced targets, moved by every drift the run observes and redistributed by the
 // renewal rule k e_s - F_s > C_s (k iterations since its last redistribution, F_s their summed excess,
 // e_s its current excess, C_s its plan's time: the optimal replacement period's condition, "redistribute

@@ -80,6 +80,7 @@ class Shadow {
   }
 
   bool informed() const { return informed_; }
+  double base() const { return base_; }
 
   // Plan costs + excess per iteration so far, the current period closed now at its last known cost.
   double rate() const {
@@ -105,6 +106,7 @@ class Shadow {
   void reset() {
     loads_ = *targets_;
     rescan();
+    base_ = w_ * top_ - ideal_;
     k_ = 0;
     f_ = 0;
     known_cost_ = 0;
@@ -138,6 +140,7 @@ class Shadow {
   double top_ = 0;
   std::size_t arg_ = 0;
   bool stale_ = true, informed_ = false, complete_ = false;
+  double base_ = 0;  // excess of the balanced targets
   std::size_t k_ = 0, spent_iterations_ = 0;
   double f_ = 0, e_ = 0, known_cost_ = 0, spent_ = 0, last_cost_ = 0;
   std::vector<double> cum_, last_;  // summed excess over the first j iterations of the current / last period
@@ -146,25 +149,33 @@ class Shadow {
 class Model final : public Policy {
  public:
   bool redistribute(const PolicyView& v) override {
-    if (v.t == 0) shadow_.start(v), known_cost_ = 0;
+    if (v.t == 0) shadow_.start(v), known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0;
     shadow_.step(v);
     const double e = v.iteration_time - v.ideal_time;
+    // The level the excess keeps: its mean since it rose above the balanced ring's (since the last
+    // redistribution), at most e.
+    if (!risen_ && e > shadow_.base() + 1e-12 * (std::abs(e) + 1)) risen_ = true;
+    if (risen_) level_sum_ += e, ++level_n_;
+    const double level = level_n_ > 0 ? std::min(e, level_sum_ / static_cast<double>(level_n_)) : e;
     if (v.any && v.t == v.last) return false;
     const double h = static_cast<double>(v.iterations - v.t);
     // No drift seen yet: the ring is expected to stay as it is for as long again (t + 1 iterations).
     const double after = shadow_.informed() ? shadow_.after(h, e) : e * std::max(0.0, h - static_cast<double>(v.t + 1));
-    const double gain = e * h - after;
+    const double gain = level * h - after;
     if (gain <= known_cost_) return false;
     known_cost_ = (*v.cost)();
     if (gain <= known_cost_ || known_cost_ <= 0) return false;
     known_cost_ = 0;
+    risen_ = false, level_sum_ = 0, level_n_ = 0;
     return true;
   }
   std::string name() const override { return "model"; }
 
  private:
   Shadow shadow_;
-  double known_cost_ = 0;
+  double known_cost_ = 0, level_sum_ = 0;
+  std::size_t level_n_ = 0;
+  bool risen_ = false;
 };
 
 class Fixed final : public Policy {
