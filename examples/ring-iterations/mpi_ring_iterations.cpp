@@ -47,7 +47,7 @@ struct Options {
   Count load = 100;
 };
 
-double number(const std::string& option, const char* text, double lo) {
+double number(const std::string& option, const char* text, double lo, bool whole = false) {
   std::size_t used = 0;
   double v = 0;
   try {
@@ -55,8 +55,8 @@ double number(const std::string& option, const char* text, double lo) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used == 0 || text[used] != '\0' || !std::isfinite(v) || v < lo)
-    throw Error(fmt::format("{} {}: a number >= {} expected", option, text, lo));
+  if (used == 0 || text[used] != '\0' || !std::isfinite(v) || v < lo || (whole && (v != std::floor(v) || v > 1e15)))
+    throw Error(fmt::format("{} {}: {} >= {} expected", option, text, whole ? "an integer" : "a number", lo));
   return v;
 }
 
@@ -68,11 +68,11 @@ Options parse(int argc, char** argv) {
     const char* v = argv[++a];
     if (arg == "--policy") o.policy = v;
     else if (arg == "--drift") o.drift = v;
-    else if (arg == "--iterations") o.iterations = static_cast<std::size_t>(number(arg, v, 1));
+    else if (arg == "--iterations") o.iterations = static_cast<std::size_t>(number(arg, v, 1, true));
     else if (arg == "--ratio") o.ratio = number(arg, v, 1e-300);
     else if (arg == "--drift-speed") o.drift_speed = number(arg, v, 1e-300);
-    else if (arg == "--seed") o.seed = static_cast<std::uint64_t>(number(arg, v, 0));
-    else if (arg == "--load") o.load = static_cast<Count>(number(arg, v, 1));
+    else if (arg == "--seed") o.seed = static_cast<std::uint64_t>(number(arg, v, 0, true));
+    else if (arg == "--load") o.load = static_cast<Count>(number(arg, v, 1, true));
     else if (arg == "--work") o.work = number(arg, v, 0);
     else throw Error(fmt::format("unknown option {}", arg));
   }
