@@ -9,38 +9,11 @@
 #include "engine.hpp"
 #include "hetlb/error.hpp"
 #include "platform_loading.hpp"
+#include "ring_platform.hpp"
 
 namespace hetlb::sim {
 
 namespace s4u = simgrid::s4u;
-
-namespace {
-// Lone transfers take exactly size / bandwidth (no TCP factors, no reverse traffic).
-const std::vector<std::string> kExactNetwork{"--cfg=network/model:CM02", "--cfg=network/crosstraffic:0",
-                                             "--cfg=network/TCP-gamma:1e30", "--cfg=network/latency-factor:1",
-                                             "--cfg=network/bandwidth-factor:1", "--cfg=network/weight-S:0"};
-
-std::string ring_platform_xml(const ring::Ring& r) {
-  const std::size_t n = r.size();
-  std::string xml =
-      "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-      "<platform version=\"4.1\">\n<zone id=\"ring\" routing=\"Full\">\n";
-  for (std::size_t i = 0; i < n; ++i) xml += fmt::format("  <host id=\"p{}\" speed=\"1f\"/>\n", i);
-  for (std::size_t i = 0; i < n; ++i) {
-    xml += fmt::format("  <link id=\"s{}\" bandwidth=\"{:.17g}Bps\" latency=\"0s\"/>\n", i, 1.0 / r.succ_cost[i]);
-    if (r.bidirectional())
-      xml += fmt::format("  <link id=\"r{}\" bandwidth=\"{:.17g}Bps\" latency=\"0s\"/>\n", i, 1.0 / r.pred_cost[i]);
-  }
-  for (std::size_t i = 0; i < n; ++i) {
-    xml += fmt::format("  <route src=\"p{}\" dst=\"p{}\" symmetrical=\"NO\"><link_ctn id=\"s{}\"/></route>\n", i,
-                       r.succ(i), i);
-    if (r.bidirectional())
-      xml += fmt::format("  <route src=\"p{}\" dst=\"p{}\" symmetrical=\"NO\"><link_ctn id=\"r{}\"/></route>\n", i,
-                         r.pred(i), i);
-  }
-  return xml + "</zone>\n</platform>\n";
-}
-}  // namespace
 
 RingReplay replay_ring(const ring::Ring& r, const ring::Plan& plan) {
   const std::size_t n = r.size();
@@ -51,8 +24,8 @@ RingReplay replay_ring(const ring::Ring& r, const ring::Plan& plan) {
   if (moved > kRingReplayMaxItems)
     throw Error(fmt::format("simulate ring: {} items to move one message each; expected at most {}", moved,
                             kRingReplayMaxItems));
-  auto engine = detail::make_engine(kExactNetwork);
-  detail::load_platform_text(*engine, ring_platform_xml(r));
+  auto engine = detail::make_engine(detail::exact_ring_network());
+  detail::load_platform_text(*engine, detail::ring_platform_xml(r));
 
   RingReplay out;
   out.transfers.resize(plan.transfers.size());

@@ -23,6 +23,11 @@ struct PolicyView {
   double largest_excess = 0;       // largest excess of an iteration so far
   double last_rise = 0;            // w max_i (rise of L_i by the last drift) / s_i
   const std::function<double()>* cost = nullptr;  // the plan's time from the current loads
+  // What the run knows of the application (model policy): its links, speeds and compute cost, the
+  // balanced targets, and the drift observed after iteration t-1 (null before iteration 0).
+  const IterativeApp* app = nullptr;
+  const std::vector<Count>* targets = nullptr;
+  const Delta* last_delta = nullptr;
 };
 
 class Policy {
@@ -35,14 +40,25 @@ class Policy {
 std::unique_ptr<Policy> never_policy();
 std::unique_ptr<Policy> every_policy(std::size_t k);  // before iterations 0, K, 2K, ...
 std::unique_ptr<Policy> threshold_policy(double x);   // when max / mean iteration time > x
-// hetlb's cost model. The drift is learned as g, the mean over the drifts observed so far of
-// w max_i (rise of L_i) / s_i: how fast a balanced ring's iteration time grows. With the largest
-// excess seen m (excess e = iteration time - ideal), the coming h = N - t iterations are predicted to
-// cost min(e_t + g k, max(m, e_t)) each without a redistribution (k = 0..h-1), min(e_0 + g k, m) after
-// one (e_0: excess of the last balanced iteration). Redistribute when (1) the predicted saving over
-// the h iterations exceeds the plan's cost C and (2) e_t^2 >= 2 g C: the excess has reached that of the
-// optimal period sqrt(2 C / g) of a drift of constant growth g. Nothing before one drift is observed.
-// C is evaluated only when both conditions hold for the last C evaluated (0 after a redistribution).
+// hetlb's cost model (docs/ring.md, "The cost model's prediction"). Before iteration t, with the excess
+// e = iteration time - ideal time and h = N - t iterations left, keeping the loads is predicted to cost
+// l h, l the level the excess keeps: the mean excess of the iterations since it rose above the balanced
+// ring's after the last redistribution (or since the start), at most e; redistributing, the plan's time
+// C plus R(h), the plan costs and excess of the h iterations after a redistribution. Redistribute when
+// l h - R(h) > C > 0. R is learned online from a
+// shadow ring: the balanced targets, moved by every drift the run observes and redistributed by the
+// renewal rule k e_s - F_s > C_s (k iterations since its last redistribution, F_s their summed excess,
+// e_s its current excess, C_s its plan's time: the optimal replacement period's condition, "redistribute
+// when the current excess exceeds the average cost per iteration"). With rho = (plan costs + excess) per
+// iteration of the shadow so far, its current period closed now at its last known plan cost:
+//   R(h) = min(rho h, P(h)) once the shadow has completed a period, P(h) = the excess over the first h
+//          iterations of its last completed period (length L, closed by a plan of time C_L; beyond L:
+//          P(L) + C_L + rho (h - L));
+//   R(h) = the excess over the first h iterations of the shadow's current period, extended at
+//          max(e_s, e) beyond it, before;
+//   R(h) = e max(0, h - (t + 1)) while no drift has been observed (the ring is expected to stay as it is
+//          for as long again: redistribute when min(t + 1, h) e > C, the rent-or-buy rule).
+// C is evaluated only when the test holds for the last C evaluated (0 after a redistribution).
 std::unique_ptr<Policy> model_policy();
 // Redistributes exactly before the given iterations (the offline optimum's schedule, tests).
 std::unique_ptr<Policy> fixed_policy(std::vector<std::size_t> iterations);

@@ -203,3 +203,33 @@ TEST(RingIterative, BadInputIsOneLine) {
   const Instance in = random_instance(3, 64);
   EXPECT_THROW(offline_optimum(in.app, *in.drift, 1001), Error);
 }
+
+// Without any drift the model is the rent-or-buy rule: it redistributes before the first iteration t
+// with min(t + 1, N - t) e > C (e the excess, C the plan's time), once, and a second run of the same policy
+// object repeats the first.
+TEST(RingIterative, ModelWithoutDriftIsRentOrBuy) {
+  IterativeApp app;
+  app.ring.loads = {40, 10, 10, 10, 10, 10};
+  app.ring.succ_cost.assign(6, 1.0);
+  app.ring.targets = app.ring.loads;
+  app.speeds.assign(6, 1.0);
+  const std::vector<std::vector<Count>> rows(30, app.ring.loads);
+  for (const double w : {0.05, 0.3, 1.0, 30.0}) {
+    app.compute_cost = w;
+    auto drift = trace_drift(rows);
+    const double e = w * (40 - 15), c = redistribution_cost(app.ring, app.ring.loads, {15, 15, 15, 15, 15, 15}).time;
+    ASSERT_GT(c, 0);
+    std::size_t expected = 30;
+    for (std::size_t t = 0; t < 30 && expected == 30; ++t)
+      if (static_cast<double>(std::min<std::size_t>(t + 1, 30 - t)) * e > c) expected = t;
+    auto model = make_policy("model");
+    for (int run = 0; run < 2; ++run) {
+      const RunResult r = run_iterations(app, *drift, *model, 30);
+      if (expected == 30) {
+        EXPECT_EQ(r.redistributions, 0u) << w;
+      } else {
+        ASSERT_EQ(r.redistributed_at, std::vector<std::size_t>{expected}) << w;
+      }
+    }
+  }
+}

@@ -38,39 +38,144 @@ class Threshold final : public Policy {
   double x_;
 };
 
-// sum_{k=0}^{h-1} min(a + g k, m)
-double capped_sum(double a, double g, double m, double h) {
-  if (h <= 0) return 0;
-  if (a >= m) return m * h;
-  if (g <= 0) return a * h;
-  const double below = std::min(h, std::ceil((m - a) / g));
-  return below * a + g * below * (below - 1) / 2 + (h - below) * m;
-}
+// A ring that starts balanced, follows the drift the run observes and is redistributed by the renewal
+// rule (the optimal replacement period: replace when the current loss rate exceeds the average cost per
+// unit of time): the estimate of what the coming iterations cost after a redistribution (model policy).
+class Shadow {
+ public:
+  void start(const PolicyView& v) {
+    *this = Shadow{};
+    const IterativeApp& app = *v.app;
+    links_ = &app.ring;
+    targets_ = v.targets;
+    w_ = app.compute_cost;
+    ideal_ = v.ideal_time;
+    inv_.resize(app.speeds.size());
+    for (std::size_t i = 0; i < inv_.size(); ++i) inv_[i] = 1 / app.speeds[i];
+    reset();
+  }
+
+  // Before iteration t: the drift after t-1, the renewal rule, then iteration t's excess.
+  void step(const PolicyView& v) {
+    if (v.last_delta != nullptr && !v.last_delta->empty()) follow(*v.last_delta);
+    double e = excess();
+    const double k = static_cast<double>(k_);
+    const auto due = [&](double c) { return k_ > 0 && k * e - f_ > c + 1e-12 * (std::abs(f_) + c + 1); };
+    if (due(known_cost_)) {
+      known_cost_ = redistribution_cost(*links_, loads_, *targets_).time;
+      if (due(known_cost_)) {
+        spent_ += f_ + known_cost_;
+        spent_iterations_ += k_;
+        last_.swap(cum_);
+        last_cost_ = known_cost_;
+        complete_ = true;
+        reset();
+        e = excess();
+      }
+    }
+    e_ = e;
+    f_ += e;
+    ++k_;
+    cum_.push_back(f_);
+  }
+
+  bool informed() const { return informed_; }
+  double base() const { return base_; }
+
+  // Plan costs + excess per iteration so far, the current period closed now at its last known cost.
+  double rate() const {
+    return (spent_ + f_ + known_cost_) / static_cast<double>(spent_iterations_ + k_);
+  }
+
+  // Predicted plan costs + excess of the h iterations after a redistribution: min(rho h, P(h)).
+  double after(double h, double e) const { return complete_ ? std::min(rate() * h, profile(h, e)) : profile(h, e); }
+
+  // P(x): plan costs + excess over the first x iterations after a redistribution, from the last
+  // completed period (beyond it: its plan, then rho per iteration), or from the current one extended
+  // at max(its excess, e) when none is complete.
+  double profile(double x, double e) const {
+    if (complete_) {
+      const double len = static_cast<double>(last_.size() - 1);
+      return x <= len ? last_[static_cast<std::size_t>(x)] : last_.back() + last_cost_ + rate() * (x - len);
+    }
+    const double len = static_cast<double>(k_);
+    return x <= len ? cum_[static_cast<std::size_t>(x)] : cum_.back() + std::max(e_, e) * (x - len);
+  }
+
+ private:
+  void reset() {
+    loads_ = *targets_;
+    rescan();
+    base_ = w_ * top_ - ideal_;
+    k_ = 0;
+    f_ = 0;
+    known_cost_ = 0;
+    cum_.assign(1, 0.0);
+  }
+  void rescan() {
+    top_ = -1;
+    for (std::size_t i = 0; i < loads_.size(); ++i)
+      if (const double q = static_cast<double>(loads_[i]) * inv_[i]; q > top_) top_ = q, arg_ = i;
+    stale_ = false;
+  }
+  double excess() {
+    if (stale_) rescan();
+    return w_ * top_ - ideal_;
+  }
+  void follow(const Delta& delta) {
+    informed_ = true;
+    apply_delta(loads_, delta);
+    for (const auto& [i, d] : delta) {
+      const double q = static_cast<double>(loads_[i]) * inv_[i];
+      if (q > top_) top_ = q, arg_ = i;
+      else if (i == arg_ && q < top_) stale_ = true;
+    }
+  }
+
+  const Ring* links_ = nullptr;
+  const std::vector<Count>* targets_ = nullptr;
+  std::vector<double> inv_;
+  double w_ = 0, ideal_ = 0;
+  std::vector<Count> loads_;
+  double top_ = 0;
+  std::size_t arg_ = 0;
+  bool stale_ = true, informed_ = false, complete_ = false;
+  double base_ = 0;  // excess of the balanced targets
+  std::size_t k_ = 0, spent_iterations_ = 0;
+  double f_ = 0, e_ = 0, known_cost_ = 0, spent_ = 0, last_cost_ = 0;
+  std::vector<double> cum_, last_;  // summed excess over the first j iterations of the current / last period
+};
 
 class Model final : public Policy {
  public:
   bool redistribute(const PolicyView& v) override {
+    if (v.t == 0) shadow_.start(v), known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0;
+    shadow_.step(v);
     const double e = v.iteration_time - v.ideal_time;
-    if (v.t > 0) growth_ += v.last_rise, ++observed_;  // learn the drift
-    if (observed_ == 0) return false;
-    const double base = v.any ? std::max(0.0, v.excess_at_last) : 0.0;
-    if (e <= base || (v.any && v.t == v.last)) return false;
-    const double g = observed_ > 0 ? std::max(0.0, growth_ / static_cast<double>(observed_)) : 0.0;
-    const double m = std::max(v.largest_excess, e);
+    // The level the excess keeps: its mean since it rose above the balanced ring's (since the last
+    // redistribution), at most e.
+    if (!risen_ && e > shadow_.base() + 1e-12 * (std::abs(e) + 1)) risen_ = true;
+    if (risen_) level_sum_ += e, ++level_n_;
+    const double level = level_n_ > 0 ? std::min(e, level_sum_ / static_cast<double>(level_n_)) : e;
+    if (v.any && v.t == v.last) return false;
     const double h = static_cast<double>(v.iterations - v.t);
-    const double saving = capped_sum(e, g, m, h) - capped_sum(base, g, m, h);
-    const auto worth = [&](double c) { return saving > c && e * e >= 2 * g * c; };
-    if (!worth(known_cost_)) return false;
+    // No drift seen yet: the ring is expected to stay as it is for as long again (t + 1 iterations).
+    const double after = shadow_.informed() ? shadow_.after(h, e) : e * std::max(0.0, h - static_cast<double>(v.t + 1));
+    const double gain = level * h - after;
+    if (gain <= known_cost_) return false;
     known_cost_ = (*v.cost)();
-    if (!worth(known_cost_)) return false;
+    if (gain <= known_cost_ || known_cost_ <= 0) return false;
     known_cost_ = 0;
+    risen_ = false, level_sum_ = 0, level_n_ = 0;
     return true;
   }
   std::string name() const override { return "model"; }
 
  private:
-  double known_cost_ = 0, growth_ = 0;
-  std::size_t observed_ = 0;
+  Shadow shadow_;
+  double known_cost_ = 0, level_sum_ = 0;
+  std::size_t level_n_ = 0;
+  bool risen_ = false;
 };
 
 class Fixed final : public Policy {
@@ -159,11 +264,14 @@ RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& po
     return cost.time;
   };
   v.cost = &ask;
+  v.app = &app;
+  v.targets = &targets;
   Delta delta;
   std::vector<Count> before;
   for (std::size_t t = 0; t < iterations; ++t) {
     if (stale) rescan();
     v.t = t;
+    v.last_delta = t > 0 ? &delta : nullptr;
     v.iteration_time = w * top;
     v.mean_time = w * sum / static_cast<double>(n);
     if (policy.redistribute(v)) {
