@@ -152,7 +152,8 @@ int run(const Options& o, int rank, int size) {
            {"--integer", o.integer}, {"--initial", o.initial}, {"--load-per-node", o.load_per_node},
            {"--seed", o.seed}, {"--iterations", o.iterations}, {"--ratio", o.ratio}, {"--kernel", o.kernel},
            {"--item-bytes", o.item_bytes}, {"--min-lb-iter", o.min_lb}, {"--min-comp-iter", o.min_comp},
-           {"--time-limit", o.time_limit}, {"--app-items", o.app_items}, {"--stop-after", o.stop_after}}))
+           {"--time-limit", o.time_limit}, {"--app-items", o.app_items}, {"--stop-after", o.stop_after},
+           {"--speed-source", o.speed_source}}))
     return 2;
   // Items and their initial placement (the simulator's initial loads, whole items).
   std::string error;
@@ -167,6 +168,7 @@ int run(const Options& o, int rank, int size) {
     error = e.what();
   }
   agree(error, MPI_COMM_WORLD);
+  diffuse::share_host_speeds(o, unlike, MPI_COMM_WORLD);
   std::uint64_t total = 0, first = 0;
   for (int r = 0; r < size; ++r) {
     if (r == rank) first = total;

@@ -180,6 +180,9 @@ diffuse_error_test(diffuse_error_slowdown_order 4 "--slowdown 1:2:3:1: end 1 bef
 diffuse_error_test(diffuse_error_slowdown_overlap 4 "--slowdown: intervals 0-2 s and 1-3 s of rank 1 overlap"
   --slowdown 1:2:0:2 --slowdown 1:3:1:3)
 diffuse_error_test(diffuse_error_plot_extension 2 "--plot .fig.pdf.: unknown figure format" --work 5 --plot fig.pdf)
+# The simulated host's speed exists only under SMPI: refused on every rank elsewhere.
+diffuse_error_test(diffuse_error_speed_source_host 3 "--speed-source host: expected the SMPI build"
+  --speed-source host --balance time)
 diffuse_error_test(diffuse_error_work_async 4 "--work with --mode async: expected --mode bsp" --work 5 --mode async)
 diffuse_error_test(diffuse_error_asymmetric_edges 4 "asymmetric.edges" --topology ${diffuse_data}/asymmetric.edges)
 diffuse_error_test(diffuse_error_edge_out_of_range 4 "out-of-range.edges" --topology ${diffuse_data}/out-of-range.edges)
@@ -203,6 +206,8 @@ diffuse_mismatch_test(iterations 1 "--iterations;5" 3 "--iterations;6" "--iterat
 diffuse_mismatch_test(load_per_node 1 "--load-per-node;10" 1 "--load-per-node;20" "--load-per-node differs between ranks")
 diffuse_mismatch_test(strategy 1 "--strategy;simple" 1 "--strategy;besteffort" "--strategy differs between ranks")
 diffuse_mismatch_test(integer 1 "" 1 "--integer" "--integer differs between ranks: \"false\" on rank 0, \"true\" on rank 1")
+diffuse_mismatch_test(speed_source 1 "--speed-source;measured" 2 "--speed-source;host"
+  "--speed-source differs between ranks: \"measured\" on rank 0, \"host\" on ranks 1-2")
 diffuse_mismatch_test(k 1 "--k;2" 1 "--k;1" "--k differs between ranks: \"2\" on rank 0, \"1\" on rank 1")
 # A command line that one rank cannot read: the others stop too (they waited in the check forever).
 diffuse_mismatch_test(unreadable 1 "" 1 "--k;abc" "some ranks could not read their command line")
