@@ -267,4 +267,26 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   diffuse_validation_test(smpi_diffuse_vs_simulator_hypercube_makhoul cluster 16 hypercube makhoul random)
   diffuse_validation_test(smpi_diffuse_vs_simulator_torus_virtual cluster 16 torus besteffort random --virtual-load)
   diffuse_validation_test(smpi_diffuse_vs_simulator_grid_torus_besteffort grid 16 torus besteffort random)
+
+  # Balancing by time on the real Grid'5000 subset (its hosts' speeds, 4.7 to 27.4 Gflop/s at 16 nodes):
+  # hetlb-diffuse --balance time against `hetlb simulate diffusion --platform grid-real --balance time`
+  # (staggered phases), two of the 14 configurations of examples/diffuse/validate_time.sh within 20% on the
+  # last convergence date and the data moved. SOURCE host: each rank is told its simulated host's speed;
+  # measured: the runtime estimates it from the kernel's seconds (at ratio 0.1 the time between
+  # iteration_done() calls, polls included, kept it from converging).
+  add_test(NAME smpi_diffuse_platform_grid_real_16 COMMAND $<TARGET_FILE:hetlb> diffusion-platform grid-real --nodes 16
+    --unit-bytes 125 -o ${smpi_dir}/grid-real-16.xml --hostfile ${smpi_dir}/grid-real-16.hosts)
+  set_tests_properties(smpi_diffuse_platform_grid_real_16 PROPERTIES FIXTURES_SETUP smpi_diffuse_grid_real_16 TIMEOUT 30
+    LABELS "smpi;diffusion")
+  function(diffuse_time_validation_test name source topology strategy initial ratio)
+    set(common --topology;${topology};--strategy;${strategy};--k;1;--initial;${initial};--iterations;30;--ratio;${ratio};--seed;1;--balance;time;--format;json)
+    string(REPLACE ";" "|" sim "$<TARGET_FILE:hetlb>;simulate;diffusion;--platform;grid-real;--nodes;16;--lb-phase;staggered;${common}")
+    string(REPLACE ";" "|" mpi "${HETLB_DIFFUSE_SMPIRUN};-np;16;-platform;${smpi_dir}/grid-real-16.xml;-hostfile;${smpi_dir}/grid-real-16.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--item-bytes;117;--load-per-node;1000;--time-limit;0;--speed-source;${source};${common}")
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DSIM=${sim}" "-DMPI=${mpi}" -DTOLERANCE=0.2
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/compare_sim.cmake)
+    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED smpi_diffuse_grid_real_16 TIMEOUT 120 LABELS "smpi;diffusion")
+  endfunction()
+  diffuse_time_validation_test(smpi_diffuse_time_vs_simulator_torus_besteffort host torus besteffort random 1)
+  diffuse_time_validation_test(smpi_diffuse_time_vs_simulator_torus_makhoul host torus makhoul random 10)
+  diffuse_time_validation_test(smpi_diffuse_time_measured_vs_simulator_hypercube measured hypercube besteffort random 0.1)
 endif()
