@@ -45,8 +45,12 @@ for c in "${configs[@]}"; do
          --seed 1 --balance time --format json)
   [ -f "$dir/g$n.xml" ] || "$build/bin/hetlb" diffusion-platform grid-real --nodes "$n" --unit-bytes 125 \
     -o "$dir/g$n.xml" --hostfile "$dir/g$n.hosts"
-  aligned=$("$build/bin/hetlb" simulate diffusion --platform grid-real --nodes "$n" "${flags[@]}" --lb-phase aligned 2>/dev/null)
-  staggered=$("$build/bin/hetlb" simulate diffusion --platform grid-real --nodes "$n" "${flags[@]}" --lb-phase staggered 2>/dev/null)
+  # The simulator's time limit: 100 x iterations x tau (tau = 1000 units x ratio x 1 ms), as SMPI runs without one.
+  limit=$(awk -v i="$iterations" -v r="$ratio" 'BEGIN { print 100 * i * r }')
+  aligned=$("$build/bin/hetlb" simulate diffusion --platform grid-real --nodes "$n" "${flags[@]}" --lb-phase aligned \
+    --time-limit "$limit" 2>/dev/null)
+  staggered=$("$build/bin/hetlb" simulate diffusion --platform grid-real --nodes "$n" "${flags[@]}" --lb-phase staggered \
+    --time-limit "$limit" 2>/dev/null)
   t0=$(date +%s.%N)
   mpi=$(timeout "${SMPI_TIMEOUT:-3600}" smpirun -np "$n" -platform "$dir/g$n.xml" -hostfile "$dir/g$n.hosts" "${cfg[@]}" \
     "$build/bin/libhetlb-diffuse-smpi.so" --item-bytes 117 --load-per-node 1000 --time-limit 0 --speed-source "$source_" \
