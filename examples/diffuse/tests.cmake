@@ -289,4 +289,11 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   diffuse_time_validation_test(smpi_diffuse_time_vs_simulator_torus_besteffort host torus besteffort random 1)
   diffuse_time_validation_test(smpi_diffuse_time_vs_simulator_torus_makhoul host torus makhoul random 10)
   diffuse_time_validation_test(smpi_diffuse_time_measured_vs_simulator_hypercube measured hypercube besteffort random 0.1)
+  # The hosts' speeds or emulated ones, not both: one line from every rank's agreed error, no hang.
+  string(REPLACE ";" "|" command "${HETLB_DIFFUSE_SMPIRUN};-np;4;-platform;${smpi_dir}/grid-real-16.xml;-hostfile;${smpi_dir}/grid-real-16.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--balance;time;--speed-source;host;--speeds;1,1,2,4")
+  add_test(NAME smpi_diffuse_error_speed_source_host_with_speeds COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}"
+    "-DEXPECTED=--speed-source host with --speeds: expected one of them" -DPREFIX=hetlb-diffuse:
+    -P ${PROJECT_SOURCE_DIR}/src/mpi/expect_error.cmake)
+  set_tests_properties(smpi_diffuse_error_speed_source_host_with_speeds PROPERTIES FIXTURES_REQUIRED smpi_diffuse_grid_real_16
+    TIMEOUT 60 LABELS "smpi;diffusion")
 endif()
