@@ -152,7 +152,8 @@ int run(const Options& o, int rank, int size) {
            {"--integer", o.integer}, {"--initial", o.initial}, {"--load-per-node", o.load_per_node},
            {"--seed", o.seed}, {"--iterations", o.iterations}, {"--ratio", o.ratio}, {"--kernel", o.kernel},
            {"--item-bytes", o.item_bytes}, {"--min-lb-iter", o.min_lb}, {"--min-comp-iter", o.min_comp},
-           {"--time-limit", o.time_limit}, {"--app-items", o.app_items}, {"--stop-after", o.stop_after}}))
+           {"--time-limit", o.time_limit}, {"--app-items", o.app_items}, {"--stop-after", o.stop_after},
+           {"--speed-source", o.speed_source}}))
     return 2;
   // Items and their initial placement (the simulator's initial loads, whole items).
   std::string error;
@@ -167,6 +168,7 @@ int run(const Options& o, int rank, int size) {
     error = e.what();
   }
   agree(error, MPI_COMM_WORLD);
+  diffuse::share_host_speeds(o, unlike, MPI_COMM_WORLD);
   std::uint64_t total = 0, first = 0;
   for (int r = 0; r < size; ++r) {
     if (r == rank) first = total;
@@ -242,7 +244,10 @@ int run(const Options& o, int rank, int size) {
 #endif
         },
         MPI_COMM_WORLD);
-  double chunk_from = MPI_Wtime();
+  // The iteration's computing seconds, progress() calls excluded, are what the runtime's speed estimate is
+  // given (docs/runtime.md, "Speeds"): the time between iteration_done() calls would also count the
+  // MPI costs of the polls, which under SMPI are a large and load-dependent share of a short iteration.
+  double chunk_from = MPI_Wtime(), kernel_from = chunk_from, kernel_seconds = 0;
   while (running) {
     const std::size_t n = lb.size();
     for (std::size_t i = 0; i < n; ++i) {
@@ -255,11 +260,14 @@ int run(const Options& o, int rank, int size) {
 #ifdef HETLB_SMPI
         smpi_execute_flops(o.ratio * 1e6 * static_cast<double>((i % chunk) + 1));
 #endif
+        kernel_seconds += MPI_Wtime() - kernel_from;
         lb.progress();  // between items: receiving and balancing keep their period (no-op with a thread)
+        kernel_from = MPI_Wtime();
       }
     }
-    running = lb.iteration_done();
-    chunk_from = MPI_Wtime();
+    running = lb.iteration_done(kernel_seconds);
+    chunk_from = kernel_from = MPI_Wtime();
+    kernel_seconds = 0;
     if (o.stop_after > 0 && MPI_Wtime() - start >= o.stop_after) break;
   }
   if (o.stop_after > 0) lb.stop();

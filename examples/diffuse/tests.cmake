@@ -180,6 +180,9 @@ diffuse_error_test(diffuse_error_slowdown_order 4 "--slowdown 1:2:3:1: end 1 bef
 diffuse_error_test(diffuse_error_slowdown_overlap 4 "--slowdown: intervals 0-2 s and 1-3 s of rank 1 overlap"
   --slowdown 1:2:0:2 --slowdown 1:3:1:3)
 diffuse_error_test(diffuse_error_plot_extension 2 "--plot .fig.pdf.: unknown figure format" --work 5 --plot fig.pdf)
+# The simulated host's speed exists only under SMPI: refused on every rank elsewhere.
+diffuse_error_test(diffuse_error_speed_source_host 3 "--speed-source host: expected the SMPI build"
+  --speed-source host --balance time)
 diffuse_error_test(diffuse_error_work_async 4 "--work with --mode async: expected --mode bsp" --work 5 --mode async)
 diffuse_error_test(diffuse_error_asymmetric_edges 4 "asymmetric.edges" --topology ${diffuse_data}/asymmetric.edges)
 diffuse_error_test(diffuse_error_edge_out_of_range 4 "out-of-range.edges" --topology ${diffuse_data}/out-of-range.edges)
@@ -203,6 +206,8 @@ diffuse_mismatch_test(iterations 1 "--iterations;5" 3 "--iterations;6" "--iterat
 diffuse_mismatch_test(load_per_node 1 "--load-per-node;10" 1 "--load-per-node;20" "--load-per-node differs between ranks")
 diffuse_mismatch_test(strategy 1 "--strategy;simple" 1 "--strategy;besteffort" "--strategy differs between ranks")
 diffuse_mismatch_test(integer 1 "" 1 "--integer" "--integer differs between ranks: \"false\" on rank 0, \"true\" on rank 1")
+diffuse_mismatch_test(speed_source 1 "--speed-source;measured" 2 "--speed-source;host"
+  "--speed-source differs between ranks: \"measured\" on rank 0, \"host\" on ranks 1-2")
 diffuse_mismatch_test(k 1 "--k;2" 1 "--k;1" "--k differs between ranks: \"2\" on rank 0, \"1\" on rank 1")
 # A command line that one rank cannot read: the others stop too (they waited in the check forever).
 diffuse_mismatch_test(unreadable 1 "" 1 "--k;abc" "some ranks could not read their command line")
@@ -262,4 +267,33 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   diffuse_validation_test(smpi_diffuse_vs_simulator_hypercube_makhoul cluster 16 hypercube makhoul random)
   diffuse_validation_test(smpi_diffuse_vs_simulator_torus_virtual cluster 16 torus besteffort random --virtual-load)
   diffuse_validation_test(smpi_diffuse_vs_simulator_grid_torus_besteffort grid 16 torus besteffort random)
+
+  # Balancing by time on the real Grid'5000 subset (its hosts' speeds, 4.7 to 27.4 Gflop/s at 16 nodes):
+  # hetlb-diffuse --balance time against `hetlb simulate diffusion --platform grid-real --balance time`
+  # (staggered phases), two of the 14 configurations of examples/diffuse/validate_time.sh within 20% on the
+  # last convergence date and the data moved. SOURCE host: each rank is told its simulated host's speed;
+  # measured: the runtime estimates it from the kernel's seconds (at ratio 0.1 the time between
+  # iteration_done() calls, polls included, kept it from converging).
+  add_test(NAME smpi_diffuse_platform_grid_real_16 COMMAND $<TARGET_FILE:hetlb> diffusion-platform grid-real --nodes 16
+    --unit-bytes 125 -o ${smpi_dir}/grid-real-16.xml --hostfile ${smpi_dir}/grid-real-16.hosts)
+  set_tests_properties(smpi_diffuse_platform_grid_real_16 PROPERTIES FIXTURES_SETUP smpi_diffuse_grid_real_16 TIMEOUT 30
+    LABELS "smpi;diffusion")
+  function(diffuse_time_validation_test name source topology strategy initial ratio)
+    set(common --topology;${topology};--strategy;${strategy};--k;1;--initial;${initial};--iterations;30;--ratio;${ratio};--seed;1;--balance;time;--format;json)
+    string(REPLACE ";" "|" sim "$<TARGET_FILE:hetlb>;simulate;diffusion;--platform;grid-real;--nodes;16;--lb-phase;staggered;${common}")
+    string(REPLACE ";" "|" mpi "${HETLB_DIFFUSE_SMPIRUN};-np;16;-platform;${smpi_dir}/grid-real-16.xml;-hostfile;${smpi_dir}/grid-real-16.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--item-bytes;117;--load-per-node;1000;--time-limit;0;--speed-source;${source};${common}")
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DSIM=${sim}" "-DMPI=${mpi}" -DTOLERANCE=0.2
+      -P ${CMAKE_CURRENT_SOURCE_DIR}/compare_sim.cmake)
+    set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED smpi_diffuse_grid_real_16 TIMEOUT 120 LABELS "smpi;diffusion")
+  endfunction()
+  diffuse_time_validation_test(smpi_diffuse_time_vs_simulator_torus_besteffort host torus besteffort random 1)
+  diffuse_time_validation_test(smpi_diffuse_time_vs_simulator_torus_makhoul host torus makhoul random 10)
+  diffuse_time_validation_test(smpi_diffuse_time_measured_vs_simulator_hypercube measured hypercube besteffort random 0.1)
+  # The hosts' speeds or emulated ones, not both: one line from every rank's agreed error, no hang.
+  string(REPLACE ";" "|" command "${HETLB_DIFFUSE_SMPIRUN};-np;4;-platform;${smpi_dir}/grid-real-16.xml;-hostfile;${smpi_dir}/grid-real-16.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--balance;time;--speed-source;host;--speeds;1,1,2,4")
+  add_test(NAME smpi_diffuse_error_speed_source_host_with_speeds COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}"
+    "-DEXPECTED=--speed-source host with --speeds: expected one of them" -DPREFIX=hetlb-diffuse:
+    -P ${PROJECT_SOURCE_DIR}/src/mpi/expect_error.cmake)
+  set_tests_properties(smpi_diffuse_error_speed_source_host_with_speeds PROPERTIES FIXTURES_REQUIRED smpi_diffuse_grid_real_16
+    TIMEOUT 60 LABELS "smpi;diffusion")
 endif()

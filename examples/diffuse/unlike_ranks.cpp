@@ -9,6 +9,10 @@
 #include "hetlb/error.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 
+#ifdef HETLB_SMPI
+#include <simgrid/host.h>
+#endif
+
 namespace diffuse {
 
 namespace {
@@ -48,6 +52,21 @@ UnlikeRanks make_unlike_ranks(const UnlikeRankSettings& s, int rank, int size) {
   if (!s.speeds.empty()) u.speeds = parse_speeds(s.speeds, size);
   if (s.speed_source == "given" && u.speeds.empty())
     throw hetlb::Error("--speed-source given: expected --speeds (the speeds the runtime is told)");
+  if (s.speed_source == "host") {
+#ifdef HETLB_SMPI
+    if (!s.speeds.empty())
+      throw hetlb::Error("--speed-source host with --speeds: expected one of them (host: the simulated hosts' "
+                         "speeds; --speeds: emulated ones)");
+    // The simulated host's flop rate, in items per second: the synthetic kernel charges ratio x 1e6 flops.
+    u.own_host_speed = sg_host_get_speed(sg_host_self()) / (s.ratio * 1e6);
+    if (!(u.own_host_speed > 0) || !std::isfinite(u.own_host_speed))
+      throw hetlb::Error(fmt::format("--speed-source host: host {} has speed {} flop/s; expected a finite speed > 0",
+                                     sg_host_get_name(sg_host_self()), sg_host_get_speed(sg_host_self())));
+#else
+    throw hetlb::Error("--speed-source host: expected the SMPI build (libhetlb-diffuse-smpi.so under smpirun), "
+                       "which reads each rank's simulated host speed; here use measured or given");
+#endif
+  }
   for (const std::string& text : s.slowdowns) u.slowdowns.push_back(parse_slowdown(text, size));
   check_slowdowns(u.slowdowns);
   if (!u.speeds.empty() || !u.slowdowns.empty()) {
@@ -58,12 +77,21 @@ UnlikeRanks make_unlike_ranks(const UnlikeRankSettings& s, int rank, int size) {
   return u;
 }
 
+void share_host_speeds(const UnlikeRankSettings& s, UnlikeRanks& u, MPI_Comm comm) {
+  if (s.speed_source != "host") return;
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  u.host_speeds.assign(static_cast<std::size_t>(size), 0.0);
+  MPI_Allgather(&u.own_host_speed, 1, MPI_DOUBLE, u.host_speeds.data(), 1, MPI_DOUBLE, comm);
+}
+
 void configure_mode(const UnlikeRankSettings& s, const UnlikeRanks& u, hetlb::mpi::DiffusionOptions& options) {
   options.bulk_synchronous = u.bulk_synchronous;
   options.wait_for_load = !u.bulk_synchronous;  // the simulator's node: idle while holding nothing
   options.end_on_convergence = s.work == 0;     // --work: the work decides, balancing follows the slowdowns
   options.balance = s.balance;
   if (s.speed_source == "given") options.speeds = u.speeds;
+  if (s.speed_source == "host") options.speeds = u.host_speeds;
 }
 
 void add_unlike_rank_report(nlohmann::json& j, hetlb::mpi::Diffusion& lb, const UnlikeRankSettings& s,

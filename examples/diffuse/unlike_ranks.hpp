@@ -25,6 +25,8 @@ struct UnlikeRankSettings {
 
 struct UnlikeRanks {
   std::vector<double> speeds;  // --speeds (empty: all alike)
+  double own_host_speed = 0;         // --speed-source host: this rank's simulated host, items per second
+  std::vector<double> host_speeds;   // --speed-source host: every rank's (share_host_speeds)
   std::vector<Slowdown> slowdowns;
   Emulation emulation;  // active with --speeds or --slowdown
   bool bulk_synchronous = false;
@@ -32,6 +34,9 @@ struct UnlikeRanks {
 
 // Parses and checks the settings (throws hetlb::Error naming the option and value).
 UnlikeRanks make_unlike_ranks(const UnlikeRankSettings& s, int rank, int size);
+// Collective, after every rank's settings were accepted: --speed-source host gathers every rank's host
+// speed (nothing otherwise).
+void share_host_speeds(const UnlikeRankSettings& s, UnlikeRanks& u, MPI_Comm comm);
 // The runtime's mode, balance and speeds for these settings.
 void configure_mode(const UnlikeRankSettings& s, const UnlikeRanks& u, hetlb::mpi::DiffusionOptions& options);
 // Collective: adds the fields to `j` (meaningful on rank 0) and, on rank 0, renders --plot.
@@ -45,6 +50,10 @@ UnlikeRankSettings settings_of(const O& o) {
 template <class O>
 UnlikeRanks make_unlike_ranks(const O& o, int rank, int size) {
   return make_unlike_ranks(settings_of(o), rank, size);
+}
+template <class O>
+void share_host_speeds(const O& o, UnlikeRanks& u, MPI_Comm comm) {
+  share_host_speeds(settings_of(o), u, comm);
 }
 template <class O>
 void configure_mode(const O& o, const UnlikeRanks& u, hetlb::mpi::DiffusionOptions& options) {
@@ -64,8 +73,9 @@ void add_unlike_rank_options(CLI::App& app, O& o) {
       ->check(CLI::IsMember({"load", "time"}))->capture_default_str();
   app.add_option("--speeds", o.speeds, "emulated relative speeds: 1,1,2,4 (one per rank) or a file (a list, or "
                  "hetlb-calibrate's platform JSON); rank r's kernel takes 1/s_r as long as the slowest's, by waiting");
-  app.add_option("--speed-source", o.speed_source, "measured (each rank measures its own) or given (the runtime "
-                 "is told --speeds)")->check(CLI::IsMember({"measured", "given"}))->capture_default_str();
+  app.add_option("--speed-source", o.speed_source, "measured (each rank measures its own), given (the runtime is "
+                 "told --speeds) or host (under SMPI: the runtime is told each rank's simulated host speed)")
+      ->check(CLI::IsMember({"measured", "given", "host"}))->capture_default_str();
   app.add_option("--slowdown", o.slowdowns, "RANK:FACTOR:START:END: the rank's kernel costs FACTOR times more from "
                  "START to END s after start (repeatable)")->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   app.add_option("--work", o.work, "process every item this many times (wherever it is); the run ends when all "
