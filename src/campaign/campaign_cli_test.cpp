@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -379,3 +380,88 @@ TEST(CampaignCli, OnlyRunsAndSummarisesASlice) {
   }
 }
 }  // namespace
+
+namespace {
+// A results file's text with every row's cell of `column` replaced by `value`, or the column removed
+// (value == nullptr), as a file written before the column existed.
+std::string with_column(const std::string& text, const std::string& column, const char* value) {
+  std::stringstream in(text), out;
+  std::size_t at = std::string::npos;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    if (line.back() == ',') cells.push_back("");
+    if (at == std::string::npos) {
+      at = static_cast<std::size_t>(std::find(cells.begin(), cells.end(), column) - cells.begin());
+      if (!value) cells.erase(cells.begin() + static_cast<long>(at));
+    } else if (value) {
+      cells.at(at) = value;
+    } else {
+      cells.erase(cells.begin() + static_cast<long>(at));
+    }
+    std::string joined;
+    for (std::size_t i = 0; i < cells.size(); ++i) joined += (i ? "," : "") + cells[i];
+    out << joined << "\n";
+  }
+  return out.str();
+}
+}  // namespace
+
+// Every row names the build that made it (12 hex digits of the commit, -dirty with uncommitted changes);
+// a results file with rows of another build, or rows without one ("unrecorded", files written before
+// the column), is refused in one line unless --allow-mixed-builds, and the summary then names the builds.
+TEST(CampaignCli, RowsNameTheirBuildAndBuildsDoNotMixUnlessAllowed) {
+  const std::string spec = tmp("builds.json"), csv = tmp("builds.csv");
+  std::remove(csv.c_str());
+  const std::string base = R"({"spec_version": "b1", "strategies": ["makhoul"], "virtual_load": false,
+    "integer": false, "platforms": ["cluster"], "nodes": [4], "topologies": ["ring"], "initial": ["single"],
+    "iterations": 20, "results": ")" + csv + "\", \"ratios\": ";
+  std::ofstream(spec) << base << "[1]}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec, &out, &err), 0) << err;
+  auto r = rows(csv);
+  ASSERT_EQ(r.size(), 1u);
+  const std::regex build("^([0-9a-f]{12}(-dirty)?|unknown)$");
+  EXPECT_TRUE(std::regex_match(r[0].at("build"), build)) << r[0].at("build");
+  EXPECT_EQ(out.find("Builds mixed"), std::string::npos) << out;
+  const std::string header = slurp(csv).substr(0, slurp(csv).find('\n'));
+  EXPECT_TRUE(header.ends_with(",error,build")) << header;  // appended after the older columns
+
+  // Rows of another build: refused before any run, file untouched.
+  const std::string edited = with_column(slurp(csv), "build", "feedfeedfeed");
+  std::ofstream(csv) << edited;
+  const std::string other = slurp(csv);
+  std::ofstream(spec) << base << "[1, 0.1]}";
+  ASSERT_EQ(hetlb(spec, &out, &err), 1);
+  EXPECT_NE(err.find("rows of another build, feedfeedfeed (1 rows)"), std::string::npos) << err;
+  EXPECT_NE(err.find("--allow-mixed-builds"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(slurp(csv), other);
+  ASSERT_EQ(hetlb(spec + " --allow-mixed-builds", &out, &err), 0) << err;
+  EXPECT_EQ(rows(csv).size(), 2u);
+  EXPECT_NE(out.find("Builds mixed in these results: "), std::string::npos) << out;
+  EXPECT_NE(out.find("feedfeedfeed (1 rows)"), std::string::npos) << out;
+
+  // A file written before the build column: its rows are "unrecorded"; with the flag the file gets the
+  // column (empty in its old rows) and the new rows their build.
+  std::ofstream(spec) << base << "[1]}";
+  std::ofstream(csv) << with_column(other, "build", nullptr);
+  const std::string old = slurp(csv);
+  ASSERT_EQ(old.find("build"), std::string::npos);
+  std::ofstream(spec) << base << "[1, 0.1]}";
+  ASSERT_EQ(hetlb(spec, &out, &err), 1);
+  EXPECT_NE(err.find("rows of another build, unrecorded (1 rows)"), std::string::npos) << err;
+  EXPECT_EQ(slurp(csv), old);
+  ASSERT_EQ(hetlb(spec + " --allow-mixed-builds", &out, &err), 0) << err;
+  r = rows(csv);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].at("build"), "");
+  EXPECT_TRUE(std::regex_match(r[1].at("build"), build)) << r[1].at("build");
+  EXPECT_NE(out.find("unrecorded (1 rows)"), std::string::npos) << out;
+  // Read back alone (--report-only), an old file is a file of one build: the summary names none.
+  std::ofstream(csv) << old;
+  std::ofstream(spec) << base << "[1]}";
+  ASSERT_EQ(hetlb(spec + " --report", &out, &err), 0) << err;
+  EXPECT_EQ(out.find("Builds mixed"), std::string::npos) << out;
+}

@@ -37,8 +37,11 @@ std::map<std::string, Row> parse_results(const std::string& source, const std::s
 class ResultsFile {
  public:
   // Refuses (hetlb::Error, file untouched) a file locked by another campaign, one without the key
-  // columns, or one written by another spec version.
-  ResultsFile(const std::string& path, const std::string& spec_version);
+  // columns, one written by another spec version, or, unless allow_mixed_builds, one holding rows of
+  // another build than `build` (include/hetlb/build_info.hpp; rows without a build are "unrecorded").
+  // `build` empty: no check. A file of an older schema gets the new columns (empty in its rows).
+  ResultsFile(const std::string& path, const std::string& spec_version, const std::string& build = "",
+              bool allow_mixed_builds = false);
   ~ResultsFile();
   ResultsFile(const ResultsFile&) = delete;
   ResultsFile& operator=(const ResultsFile&) = delete;
@@ -49,6 +52,7 @@ class ResultsFile {
 
  private:
   void attach();          // open, lock, read, repair: rows_ and header_ from the file
+  void upgrade_header();  // add the columns of kKeyColumns and kMetricColumns the header lacks
   bool replaced() const;  // the path no longer names the file held
   // attach() to the file the path names, and write back the rows it lacks. When that file cannot be
   // used, the rows held and `in_hand` are saved beside it and the error names where.
@@ -63,8 +67,16 @@ class ResultsFile {
   std::map<std::string, Row> rows_;
 };
 
-// Metric cells of a run: from the simulator's JSON when status is "ok".
+// Metric cells of a run: from the simulator's JSON when status is "ok". The build cell: the simulator's
+// ("build" object of its JSON), else `build`.
 std::vector<std::string> metric_cells(const std::string& status, const nlohmann::json& result, double wall_seconds,
-                                      const std::string& error);
+                                      const std::string& error, const std::string& build);
+
+// A row's build: its "build" cell, "unrecorded" when empty or absent (files written before the column).
+std::string build_of(const Row& row);
+// How many rows of each build.
+std::map<std::string, std::size_t> builds_of(const std::map<std::string, Row>& rows);
+// "B1 (N1 rows), B2 (N2 rows)".
+std::string builds_text(const std::map<std::string, std::size_t>& builds);
 
 }  // namespace hetlb::campaign

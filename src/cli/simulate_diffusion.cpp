@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/io/build_json.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 #include "hetlb/error.hpp"
@@ -78,7 +79,8 @@ void run(Options& o) {
                                          config.balance == diffusion::Balance::time ? ", balanced by time" : ""),
                              o.plot, imbalance);
   }
-  const nlohmann::json j = diffusion_json(config, r);
+  nlohmann::json j = diffusion_json(config, r);
+  j["build"] = io::build_json();  // the build that made the result (include/hetlb/build_info.hpp)
   if (o.format == "json")
     std::cout << j.dump(2) << "\n";
   else

@@ -1,4 +1,5 @@
 // Reader of ring redistribution files and writer of ring plans (see ring_json.hpp).
+#include "hetlb/io/build_json.hpp"
 #include "hetlb/io/ring_json.hpp"
 
 #include <cmath>
@@ -198,6 +199,7 @@ std::string ring_plan_json(const ring::Ring& ring, const ring::Plan& p, bool ver
   j["transfers"] = std::move(ts);
   j["final_loads"] = p.final_loads;
   j["flow"] = p.flow;
+  j["build"] = build_json();
   return j.dump(2) + "\n";
 }
 
