@@ -147,7 +147,7 @@ bool Piece::may_start(long started) const {
 }
 
 void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total, double elapsed) {
-  file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error, build_id()));
+  file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error, build_id(), file.result_columns()));
   const std::string when = time_left_text(elapsed, done, total);
   if (o.status == "ok")
     fmt::print(stderr, "[{}/{}] {} ({:.1f} s; {})\n", done, total, s.key, o.wall_seconds, when);
@@ -184,7 +184,7 @@ void run_local(const Options& o) {
   }
   std::size_t failed = 0, started = 0;
   {
-    ResultsFile file(spec.results, spec.version, build_id(), o.allow_mixed_builds);
+    ResultsFile file(spec.results, spec.version, build_id(), o.allow_mixed_builds, spec.result_columns);
     const auto left = left_to_run(spec, file.rows(), o.retry);
     const auto todo = select(spec, left, o);
     fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run{} on {} jobs\n", spec.settings.size(),

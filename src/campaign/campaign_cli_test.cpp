@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -224,7 +225,8 @@ TEST(CampaignCli, FixedDurationMeasuresComputationAndData) {
   EXPECT_EQ(hetlb(spec + " --metric speed", &out, &err), 1);
   EXPECT_EQ(err, "hetlb: error: --metric \"speed\": unknown; expected one of avg_convergence_date, avg_idle_time, "
                  "computed_load, ctrl_messages, data_messages, data_transfer_amount, load_spread_percent, "
-                 "max_convergence_date\n");
+                 "max_convergence_date, or a column of the spec's \"metrics_at\" (load_imbalance_at_D, "
+                 "time_imbalance_at_D) or \"imbalance_integral\" (load_imbalance_integral, time_imbalance_integral)\n");
   EXPECT_EQ(slurp(csv), before);
 }
 
@@ -464,4 +466,56 @@ TEST(CampaignCli, RowsNameTheirBuildAndBuildsDoNotMixUnlessAllowed) {
   std::ofstream(spec) << base << "[1]}";
   ASSERT_EQ(hetlb(spec + " --report", &out, &err), 0) << err;
   EXPECT_EQ(out.find("Builds mixed"), std::string::npos) << out;
+}
+
+// The imbalance over time as results: columns of their own after the fixed ones, ranked by --metric
+// like the others (runs that did not converge compare too), and the figure of the values per variant.
+TEST(CampaignCli, ImbalanceOverTimeIsAskedForRankedAndDrawn) {
+  const std::string spec = tmp("imbalance.json"), csv = tmp("imbalance.csv"), svg = tmp("imbalance.svg");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": "i1", "strategies": ["none", "makhoul"], "virtual_load": false,
+    "integer": false, "platforms": ["cluster"], "nodes": [4], "topologies": ["ring"], "initial": ["random"],
+    "seeds": [1, 2], "ratios": [1], "load_per_node": 100, "iterations": 10, "time_limit": 3, "metrics_at": [0.5, 2],
+    "imbalance_integral": true, "results": ")" << csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec + " -j 2 --metric load_imbalance_integral --plot " + svg, &out, &err), 0) << err;
+  const std::string header = slurp(csv).substr(0, slurp(csv).find('\n'));
+  EXPECT_TRUE(header.ends_with(",error,build,load_imbalance_at_0.5,time_imbalance_at_0.5,load_imbalance_at_2,"
+                               "time_imbalance_at_2,load_imbalance_integral,time_imbalance_integral"))
+      << header;
+  const auto r = rows(csv);
+  ASSERT_EQ(r.size(), 4u);
+  for (const auto& row : r) {
+    const double at2 = std::stod(row.at("load_imbalance_at_2")), area = std::stod(row.at("load_imbalance_integral"));
+    EXPECT_GE(at2, 1);
+    EXPECT_GT(area, 0);
+    // Without balancing the random start stays: its imbalance at 0.5 and at 2 are the same.
+    if (row.at("strategy") == "none") {
+      EXPECT_EQ(row.at("load_imbalance_at_0.5"), row.at("load_imbalance_at_2"));
+    }
+  }
+  EXPECT_NE(out.find("load_imbalance_integral"), std::string::npos) << out;
+  EXPECT_GT(std::filesystem::file_size(tmp("imbalance-values.svg")), 0u);
+  // Makhoul balances: it wins every configuration on the area under the imbalance curve.
+  ASSERT_EQ(hetlb(spec + " --report --metric load_imbalance_integral --ranks " + tmp("imbalance-ranks.csv"), &out,
+                  &err),
+            0)
+      << err;
+  for (const auto& row : rows(tmp("imbalance-ranks.csv")))
+    if (row.at("variant").starts_with("makhoul")) {
+      EXPECT_EQ(row.at("rank"), "1") << row.at("configuration");
+    }
+
+  // Bad values: one line naming the key, before any run.
+  const std::string bad = tmp("imbalance-bad.json");
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"metrics_at", "[-1]"}, {"metrics_at", "[]"}, {"metrics_at", "[1, 1]"}, {"metrics_at", "\"soon\""},
+           {"imbalance_integral", "\"yes\""}}) {
+    std::ofstream(bad) << R"({"spec_version": "i1", "strategies": ["none"], "nodes": [4], "topologies": ["ring"],
+      "results": ")" << tmp("imbalance-bad.csv") << "\", \"" << key << "\": " << value << "}";
+    EXPECT_EQ(hetlb(bad, &out, &err), 1) << key << value;
+    EXPECT_NE(err.find("\"" + key + "\""), std::string::npos) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_FALSE(std::filesystem::exists(tmp("imbalance-bad.csv")));
+  }
 }

@@ -202,7 +202,8 @@ int main(int argc, char** argv) {
       int go = 0;
       try {
         spec = prepare(o);
-        if (!o.report_only) file = std::make_unique<ResultsFile>(spec.results, spec.version, hetlb::build_id(), o.allow_mixed_builds);
+        if (!o.report_only) file = std::make_unique<ResultsFile>(spec.results, spec.version, hetlb::build_id(), o.allow_mixed_builds,
+                                                                  spec.result_columns);
         go = o.report_only ? 0 : 1;
       } catch (...) {
         MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -170,8 +170,8 @@ std::map<std::string, Row> parse_results(const std::string& source, const std::s
 }
 
 ResultsFile::ResultsFile(const std::string& path, const std::string& spec_version, const std::string& build,
-                         bool allow_mixed_builds)
-    : path_(path), spec_version_(spec_version) {
+                         bool allow_mixed_builds, const std::vector<std::string>& result_columns)
+    : path_(path), spec_version_(spec_version), result_columns_(result_columns) {
   attach();
   if (!build.empty()) {
     auto others = builds_of(rows_);
@@ -190,6 +190,7 @@ ResultsFile::ResultsFile(const std::string& path, const std::string& spec_versio
 void ResultsFile::upgrade_header() {
   std::vector<std::string> full = kKeyColumns;
   full.insert(full.end(), kMetricColumns.begin(), kMetricColumns.end());
+  full.insert(full.end(), result_columns_.begin(), result_columns_.end());
   std::vector<std::string> header = header_;
   for (const auto& column : full)
     if (std::find(header.begin(), header.end(), column) == header.end()) header.push_back(column);
@@ -262,6 +263,7 @@ void ResultsFile::attach() {
     if (header_.empty()) {
       header_ = kKeyColumns;
       header_.insert(header_.end(), kMetricColumns.begin(), kMetricColumns.end());
+      header_.insert(header_.end(), result_columns_.begin(), result_columns_.end());
       write_all(fd_, join_key(header_) + "\n", path_);
     }
   } catch (...) {
@@ -345,6 +347,8 @@ void ResultsFile::append(const Setting& setting, const std::vector<std::string>&
   Row row;
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) row.cells[kKeyColumns[i]] = setting.values[i];
   for (std::size_t i = 0; i < kMetricColumns.size(); ++i) row.cells[kMetricColumns[i]] = metrics.at(i);
+  for (std::size_t i = 0; i < result_columns_.size(); ++i)
+    row.cells[result_columns_[i]] = metrics.at(kMetricColumns.size() + i);
   // Rows written to a file that the path no longer names would be lost with it.
   if (replaced()) reattach(setting.key, row);
   write_row(row);
@@ -352,7 +356,8 @@ void ResultsFile::append(const Setting& setting, const std::vector<std::string>&
 }
 
 std::vector<std::string> metric_cells(const std::string& status, const nlohmann::json& result, double wall_seconds,
-                                      const std::string& error, const std::string& build) {
+                                      const std::string& error, const std::string& build,
+                                      const std::vector<std::string>& result_columns) {
   std::string message = error;
   for (char& c : message)
     if (c == ',' || c == '\n' || c == '\r' || c == '"') c = c == ',' ? ';' : ' ';
@@ -374,6 +379,8 @@ std::vector<std::string> metric_cells(const std::string& status, const nlohmann:
     else
       cells.push_back("");
   }
+  for (const auto& column : result_columns)
+    cells.push_back(status == "ok" && result.contains(column) ? cell(result.at(column)) : "");
   return cells;
 }
 

@@ -40,14 +40,17 @@ class ResultsFile {
   // columns, one written by another spec version, or, unless allow_mixed_builds, one holding rows of
   // another build than `build` (include/hetlb/build_info.hpp; rows without a build are "unrecorded").
   // `build` empty: no check. A file of an older schema gets the new columns (empty in its rows).
+  // `result_columns`: the spec's own result columns (Spec::result_columns), after the fixed ones.
   ResultsFile(const std::string& path, const std::string& spec_version, const std::string& build = "",
-              bool allow_mixed_builds = false);
+              bool allow_mixed_builds = false, const std::vector<std::string>& result_columns = {});
   ~ResultsFile();
   ResultsFile(const ResultsFile&) = delete;
   ResultsFile& operator=(const ResultsFile&) = delete;
 
   const std::map<std::string, Row>& rows() const { return rows_; }
-  // Appends the row of `setting` (one write of the whole line), to the file the path names now.
+  const std::vector<std::string>& result_columns() const { return result_columns_; }
+  // Appends the row of `setting` (one write of the whole line), to the file the path names now;
+  // `metrics`: the cells of kMetricColumns then of result_columns().
   void append(const Setting& setting, const std::vector<std::string>& metrics);
 
  private:
@@ -62,6 +65,7 @@ class ResultsFile {
   void write_row(const Row& row);
 
   std::string path_, spec_version_;
+  std::vector<std::string> result_columns_;
   int fd_ = -1;
   std::vector<std::string> header_;
   std::map<std::string, Row> rows_;
@@ -70,7 +74,8 @@ class ResultsFile {
 // Metric cells of a run: from the simulator's JSON when status is "ok". The build cell: the simulator's
 // ("build" object of its JSON), else `build`.
 std::vector<std::string> metric_cells(const std::string& status, const nlohmann::json& result, double wall_seconds,
-                                      const std::string& error, const std::string& build);
+                                      const std::string& error, const std::string& build,
+                                      const std::vector<std::string>& result_columns = {});
 
 // A row's build: its "build" cell, "unrecorded" when empty or absent (files written before the column).
 std::string build_of(const Row& row);
