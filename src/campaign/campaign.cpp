@@ -187,6 +187,7 @@ void run_local(const Options& o) {
     ResultsFile file(spec.results, spec.version, build_id(), o.allow_mixed_builds, spec.result_columns);
     const auto left = left_to_run(spec, file.rows(), o.retry);
     const auto todo = select(spec, left, o);
+    if (!todo.empty()) file.prepare_to_add();  // another build's rows: refused before any run
     fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run{} on {} jobs\n", spec.settings.size(),
                spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o), o.jobs);
     Runner runner(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, spec.timeout);

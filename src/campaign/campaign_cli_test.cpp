@@ -434,6 +434,9 @@ TEST(CampaignCli, RowsNameTheirBuildAndBuildsDoNotMixUnlessAllowed) {
   const std::string edited = with_column(slurp(csv), "build", "feedfeedfeed");
   std::ofstream(csv) << edited;
   const std::string other = slurp(csv);
+  // Nothing left to run adds nothing: no refusal, file untouched.
+  ASSERT_EQ(hetlb(spec, &out, &err), 0) << err;
+  EXPECT_EQ(slurp(csv), other);
   std::ofstream(spec) << base << "[1, 0.1]}";
   ASSERT_EQ(hetlb(spec, &out, &err), 1);
   EXPECT_NE(err.find("rows of another build, feedfeedfeed (1 rows)"), std::string::npos) << err;

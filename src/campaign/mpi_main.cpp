@@ -202,8 +202,11 @@ int main(int argc, char** argv) {
       int go = 0;
       try {
         spec = prepare(o);
-        if (!o.report_only) file = std::make_unique<ResultsFile>(spec.results, spec.version, hetlb::build_id(), o.allow_mixed_builds,
-                                                                  spec.result_columns);
+        if (!o.report_only)
+          file = std::make_unique<ResultsFile>(spec.results, spec.version, hetlb::build_id(), o.allow_mixed_builds,
+                                               spec.result_columns);
+        if (file && !select(spec, left_to_run(spec, file->rows(), o.retry), o).empty())
+          file->prepare_to_add();  // another build's rows: refused before any run
         go = o.report_only ? 0 : 1;
       } catch (...) {
         MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);

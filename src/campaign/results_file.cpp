@@ -171,20 +171,26 @@ std::map<std::string, Row> parse_results(const std::string& source, const std::s
 
 ResultsFile::ResultsFile(const std::string& path, const std::string& spec_version, const std::string& build,
                          bool allow_mixed_builds, const std::vector<std::string>& result_columns)
-    : path_(path), spec_version_(spec_version), result_columns_(result_columns) {
+    : path_(path),
+      spec_version_(spec_version),
+      build_(build),
+      allow_mixed_builds_(allow_mixed_builds),
+      result_columns_(result_columns) {
   attach();
-  if (!build.empty()) {
+}
+
+void ResultsFile::prepare_to_add() {
+  if (prepared_) return;
+  if (!build_.empty()) {
     auto others = builds_of(rows_);
-    others.erase(build);
-    if (!others.empty() && !allow_mixed_builds) {
-      close(fd_);
-      fd_ = -1;
+    others.erase(build_);
+    if (!others.empty() && !allow_mixed_builds_)
       throw Error(fmt::format("results \"{}\": rows of another build, {}; expected rows of this build, {} (use another "
                               "results file, or --allow-mixed-builds to add to it)",
-                              path_, builds_text(others), build));
-    }
+                              path_, builds_text(others), build_));
   }
   upgrade_header();
+  prepared_ = true;
 }
 
 void ResultsFile::upgrade_header() {
@@ -344,6 +350,7 @@ ResultsFile::~ResultsFile() {
 }
 
 void ResultsFile::append(const Setting& setting, const std::vector<std::string>& metrics) {
+  prepare_to_add();
   Row row;
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) row.cells[kKeyColumns[i]] = setting.values[i];
   for (std::size_t i = 0; i < kMetricColumns.size(); ++i) row.cells[kMetricColumns[i]] = metrics.at(i);

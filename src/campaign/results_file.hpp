@@ -37,9 +37,7 @@ std::map<std::string, Row> parse_results(const std::string& source, const std::s
 class ResultsFile {
  public:
   // Refuses (hetlb::Error, file untouched) a file locked by another campaign, one without the key
-  // columns, one written by another spec version, or, unless allow_mixed_builds, one holding rows of
-  // another build than `build` (include/hetlb/build_info.hpp; rows without a build are "unrecorded").
-  // `build` empty: no check. A file of an older schema gets the new columns (empty in its rows).
+  // columns, or one written by another spec version.
   // `result_columns`: the spec's own result columns (Spec::result_columns), after the fixed ones.
   ResultsFile(const std::string& path, const std::string& spec_version, const std::string& build = "",
               bool allow_mixed_builds = false, const std::vector<std::string>& result_columns = {});
@@ -49,6 +47,11 @@ class ResultsFile {
 
   const std::map<std::string, Row>& rows() const { return rows_; }
   const std::vector<std::string>& result_columns() const { return result_columns_; }
+  // Before the first row is added (append calls it): refuses (hetlb::Error, file untouched), unless
+  // allow_mixed_builds, a file holding rows of another build than `build` (include/hetlb/build_info.hpp;
+  // rows without one are "unrecorded"; `build` empty: no check), then gives a file of an older schema
+  // the new columns (empty in its rows). A campaign with nothing left to run adds nothing: no check.
+  void prepare_to_add();
   // Appends the row of `setting` (one write of the whole line), to the file the path names now;
   // `metrics`: the cells of kMetricColumns then of result_columns().
   void append(const Setting& setting, const std::vector<std::string>& metrics);
@@ -64,7 +67,8 @@ class ResultsFile {
   std::string line_of(const Row& row) const;  // the row's CSV line, in the header's column order
   void write_row(const Row& row);
 
-  std::string path_, spec_version_;
+  std::string path_, spec_version_, build_;
+  bool allow_mixed_builds_ = false, prepared_ = false;
   std::vector<std::string> result_columns_;
   int fd_ = -1;
   std::vector<std::string> header_;
