@@ -1,5 +1,4 @@
 // Reader of ring redistribution files and writer of ring plans (see ring_json.hpp).
-#include "hetlb/io/build_json.hpp"
 #include "hetlb/io/ring_json.hpp"
 
 #include <cmath>
@@ -199,7 +198,6 @@ std::string ring_plan_json(const ring::Ring& ring, const ring::Plan& p, bool ver
   j["transfers"] = std::move(ts);
   j["final_loads"] = p.final_loads;
   j["flow"] = p.flow;
-  j["build"] = build_json();
   return j.dump(2) + "\n";
 }
 
