@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "hetlb/build_info.hpp"
 #include "bench_ratio.hpp"
 
 namespace {
@@ -35,6 +36,7 @@ std::vector<DateMatched>& date_matched() {
 }  // namespace hetlb::bench
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-bench")) return 0;  // before MPI or any parsing
   benchmark::Initialize(&argc, argv);
   RecordingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);

@@ -18,6 +18,8 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
+#include "hetlb/io/build_json.hpp"
+#include "hetlb/build_info.hpp"
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "hetlb/mpi/option_agreement.hpp"
@@ -288,6 +290,7 @@ int run(const Options& o, int rank, int size) {
     j["item_bytes"] = o.item_bytes;
     j["items_checked"] = verdict.empty();
     j["wall_seconds"] = wall;
+    j["build"] = hetlb::io::build_json();
     if (o.format == "json") {
       std::cout << j.dump(2) << "\n";
     } else {
@@ -301,8 +304,10 @@ int run(const Options& o, int rank, int size) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-diffuse")) return 0;  // before MPI or any parsing
   Options o;
   CLI::App app{"Asynchronous iterative load balancing of seismic rays or synthetic items over MPI ranks"};
+  app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   add_options(app, o);
   // The thread level is needed before MPI_Init_thread: a first look at the options.
   std::string level = "single";

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
+#include "hetlb/build_info.hpp"
 #include "earth_model.hpp"
 #include "gantt.hpp"
 #include "hetlb/io/platform_json.hpp"
@@ -106,6 +107,7 @@ hetlb::Platform calibrate_ranks(const std::vector<seismic::Layer>& model, int ro
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-seismic")) return 0;  // before MPI or any parsing
   MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -113,6 +115,7 @@ int main(int argc, char** argv) {
 
   Options o;
   CLI::App app{"Seismic ray tracing with MPI_Scatter or the hetlb load-balanced scatter (RR-4770, Section 2)"};
+  app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.add_option("--mode", o.mode, "uniform (MPI_Scatter) or hetlb (planned scatter)")
       ->check(CLI::IsMember({"uniform", "hetlb"}));
   app.add_option("--platform", o.platform,

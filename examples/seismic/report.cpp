@@ -1,3 +1,4 @@
+#include "hetlb/io/build_json.hpp"
 #include "report.hpp"
 
 #include <fmt/format.h>
@@ -24,6 +25,7 @@ std::string to_json(const RunReport& r) {
   j["checksum"] = r.checksum;
   j["sequential_checksum"] = r.sequential_checksum;
   j["integrity"] = r.integrity;
+  j["build"] = hetlb::io::build_json();
   return j.dump();
 }
 

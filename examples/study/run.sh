@@ -7,7 +7,10 @@
 # (finished settings are skipped, only runs in progress are lost). It commits nothing: AFTER_PIECE,
 # when set, is run after every piece (e.g. a command that commits the CSVs).
 # Environment: HETLB (build/bin/hetlb), JOBS (nproc), PIECE_SECONDS (3600), OUT (docs/study),
-# SIZES ("16 64 256 1024": node counts, each finished in every spec before the next).
+# SIZES ("16 64 256 1024": node counts, each finished in every spec before the next),
+# ALLOW_MIXED_BUILDS (set: add rows to results files holding rows of another build, or of none:
+# hetlb campaign --allow-mixed-builds; otherwise such a file is refused, in one line, when a spec
+# has settings left to run in it).
 set -u
 HETLB=${HETLB:-build/bin/hetlb}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
@@ -15,6 +18,7 @@ PIECE_SECONDS=${PIECE_SECONDS:-3600}
 SIZES=${SIZES:-16 64 256 1024}
 OUT=${OUT:-docs/study}
 AFTER_PIECE=${AFTER_PIECE:-}
+mixed=${ALLOW_MIXED_BUILDS:+--allow-mixed-builds}
 # The cheap specs first at each size: short runs (50 tau) and fixed durations (100 tau) answer their
 # questions long before the convergence runs (up to 20,000 tau each) are done.
 # Then the study-2 specs (more seeds, durations in N tau, the long 256-node lines; no wall-clock timeout),
@@ -42,7 +46,7 @@ for nodes in $SIZES; do
       # results file's lock, and must not touch this one's summary).
       summary="$OUT/$name.md.$$.tmp" log="$OUT/$name.log.$$.tmp"
       "$HETLB" campaign "$spec" -j "$JOBS" --yes --smallest-first --max-nodes "$nodes" --budget "$PIECE_SECONDS" \
-        --ranks "$OUT/$name-ranks.csv" --plot "$OUT/$name.svg" > "$summary" 2> "$log" &
+        --ranks "$OUT/$name-ranks.csv" --plot "$OUT/$name.svg" $mixed > "$summary" 2> "$log" &
       child=$!
       wait "$child"
       status=$?

@@ -16,6 +16,7 @@
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
+#include "hetlb/build_info.hpp"
 #include "dynamic_balancers.hpp"
 #include "emulation.hpp"
 #include "hetlb/diffusion/initial_load.hpp"
@@ -198,12 +199,14 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-peers-diffuse")) return 0;  // before MPI or any parsing
   MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   Options o;
   CLI::App app{"hetlb-diffuse's fixed-work application under one balancing policy (hetlb or Zoltan)"};
+  app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_option("--balancer", o.balancer, "none, static, besteffort1, besteffort2, makhoul (each optionally -vl), "
                  "zoltan:P")->capture_default_str();

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "hetlb/build_info.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 
 namespace {
@@ -33,6 +34,7 @@ struct Row {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-peers-figure")) return 0;  // before MPI or any parsing
   if (argc != 3) {
     std::fprintf(stderr, "hetlb-peers-figure: usage: hetlb-peers-figure GAP.csv OUT.svg|OUT.png\n");
     return 2;

@@ -16,16 +16,19 @@
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
 
+#include "hetlb/build_info.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/sim/platform.hpp"
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-peers-grid-platform")) return 0;  // before MPI or any parsing
   int nodes = 64;
   double flops = 1e5, bytes = 32;
   unsigned seed = 33;
   long long items = 128000;
   std::string json, xml, hostfile;
   CLI::App app{"The study's Grid'5000 subset as a scatter platform (JSON) with its SimGrid XML"};
+  app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.add_option("--nodes", nodes, "hosts (ranks)")->check(CLI::Range(2, 1528));
   app.add_option("--flops-per-ray", flops, "work of one ray at slowdown 1, flops")->check(CLI::PositiveNumber);
   app.add_option("--bytes-per-ray", bytes, "size of one ray, bytes")->check(CLI::PositiveNumber);

@@ -7,9 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "hetlb/build_info.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-peers-imbalance-figure")) return 0;  // before MPI or any parsing
   if (argc < 3) {
     std::fprintf(stderr, "hetlb-peers-imbalance-figure: usage: hetlb-peers-imbalance-figure OUT.svg|OUT.png TRACE.csv...\n");
     return 2;

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
+#include "hetlb/build_info.hpp"
 #include "earth_model.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "number_checks.hpp"
@@ -89,11 +90,13 @@ bool run_instance(const Options& o, const hetlb::Platform& platform, const std::
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-peers-model")) return 0;  // before MPI or any parsing
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   Options o;
   CLI::App app{"Model makespans (RR-4770 equation 2) of equal counts, Zoltan BLOCK/RCB and hetlb lp/exact"};
+  app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.add_option("--platform", o.platform, "hetlb platform JSON (else random platforms)");
   app.add_option("--processors", o.processors, "random platforms: processors")->check(CLI::Range(2, 100000));
   app.add_option("--ratio", o.ratio, "random platforms: mean per-item comm cost / per-item compute cost at mean speed")

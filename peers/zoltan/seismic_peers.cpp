@@ -25,6 +25,7 @@
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
+#include "hetlb/build_info.hpp"
 #include "earth_model.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/plan.hpp"
@@ -108,6 +109,7 @@ std::vector<hetlb::Count> parse_counts(const std::string& text, int size, long l
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-peers-seismic")) return 0;  // before MPI or any parsing
   MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -115,6 +117,7 @@ int main(int argc, char** argv) {
 
   Options o;
   CLI::App app{"The seismic example distributed by equal counts, Zoltan or hetlb, measured"};
+  app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.add_option("--policy", o.policy, "mpi-scatter, divmod, zoltan-block, zoltan-rcb, hetlb-lp or hetlb-exact")->required();
   app.add_option("--platform", o.platform, "hetlb platform JSON, processor k = rank k, root first")->required();
   app.add_option("--rays", o.rays, "number of rays")->check(CLI::Range(1LL, 100'000'000LL));

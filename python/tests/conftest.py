@@ -1,6 +1,7 @@
 """Shared helpers: the command line (HETLB_CLI) is the reference for every result and message."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -33,8 +34,12 @@ def run_cli(*args):
 
 
 def cli_json(*args):
+    """The CLI's JSON without its `build` object (the build's identity: the binding's dictionaries do
+    not carry it), whose id is checked for its form."""
     code, out, err = run_cli(*args)
     assert code == 0, err
+    if isinstance(out, dict) and "build" in out:
+        assert re.fullmatch(r"[0-9a-f]{12}(-dirty)?|unknown", out.pop("build")["id"])
     return out
 
 

@@ -14,6 +14,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "hetlb/build_info.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/model/calibration.hpp"
 #include "hetlb/mpi/option_agreement.hpp"
@@ -60,6 +61,7 @@ int run(int argc, char** argv, int rank, int size) {
   Options o;
   calibrate::Settings& s = o.settings;
   CLI::App app{"hetlb-calibrate: measure a platform for hetlb scatter (run under mpirun)"};
+  app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.add_option("-o,--output", o.output, "platform JSON file to write")->required();
   app.add_option("--kernel", o.kernel, "shared library exporting int hetlb_kernel(long long first, long long count)");
   app.add_option("--synthetic-work", o.synthetic_work, "iterations per item of the built-in kernel")
@@ -183,6 +185,7 @@ int run(int argc, char** argv, int rank, int size) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-calibrate")) return 0;  // before MPI or any parsing
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

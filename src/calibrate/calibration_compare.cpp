@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "hetlb/build_info.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/scatter/evaluate.hpp"
@@ -29,6 +30,7 @@ double makespan_under(const Platform& platform, const scatter::Result& plan) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-calibration-compare")) return 0;  // before MPI or any parsing
   if (argc < 3) {
     std::fprintf(stderr, "hetlb-calibration-compare: usage: A.json B.json [--tolerance T] [--items N]\n");
     return 2;

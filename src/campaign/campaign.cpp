@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/build_info.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/output_path.hpp"
@@ -146,7 +147,7 @@ bool Piece::may_start(long started) const {
 }
 
 void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total, double elapsed) {
-  file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error));
+  file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error, build_id(), file.result_columns()));
   const std::string when = time_left_text(elapsed, done, total);
   if (o.status == "ok")
     fmt::print(stderr, "[{}/{}] {} ({:.1f} s; {})\n", done, total, s.key, o.wall_seconds, when);
@@ -163,10 +164,16 @@ void report(const Spec& spec, const Options& o) {
   std::erase_if(shown.settings, [&](const Setting& x) { return outside(x, o); });
   const Comparison c = compare(shown, rows, o.metric);
   print_summary(std::cout, c);
+  print_builds(std::cout, rows);
   std::cout.flush();
   if (!o.ranks.empty()) write_ranks_csv(c, o.ranks);
   if (!o.plot.empty()) plot_comparison(c, o.plot);
   outputs.commit();
+}
+
+void print_builds(std::ostream& out, const std::map<std::string, Row>& rows) {
+  const auto builds = builds_of(rows);
+  if (builds.size() > 1) out << fmt::format("\nBuilds mixed in these results: {}.\n", builds_text(builds));
 }
 
 void run_local(const Options& o) {
@@ -177,9 +184,10 @@ void run_local(const Options& o) {
   }
   std::size_t failed = 0, started = 0;
   {
-    ResultsFile file(spec.results, spec.version);
+    ResultsFile file(spec.results, spec.version, build_id(), o.allow_mixed_builds, spec.result_columns);
     const auto left = left_to_run(spec, file.rows(), o.retry);
     const auto todo = select(spec, left, o);
+    if (!todo.empty()) file.prepare_to_add();  // another build's rows: refused before any run
     fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run{} on {} jobs\n", spec.settings.size(),
                spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o), o.jobs);
     Runner runner(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, spec.timeout);

@@ -20,6 +20,7 @@ struct Options {
   bool yes = false;       // accept more than kConfirmAbove settings
   bool retry = false;     // rerun settings recorded as timeout or failed
   bool report_only = false;  // no run: the report of the results so far
+  bool allow_mixed_builds = false;  // add rows to a results file holding rows of another build
   bool smallest_first = false;  // local runs: fewest nodes first, a configuration's variants together
   std::string metric;           // the summary's metric (empty: the mode's)
   int max_nodes = 0;            // > 0: run only the settings with at most this many nodes
@@ -70,6 +71,9 @@ void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t d
 
 // Summary on stdout, ranks CSV and figures as asked (from the results file, by column name).
 void report(const Spec& spec, const Options& o);
+
+// One line naming the builds the rows come from, when they are more than one (nothing otherwise).
+void print_builds(std::ostream& out, const std::map<std::string, Row>& rows);
 
 // hetlb campaign: runs the settings left on o.jobs local processes. Throws hetlb::Error (one line)
 // on bad input, and when runs failed.

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -223,7 +225,8 @@ TEST(CampaignCli, FixedDurationMeasuresComputationAndData) {
   EXPECT_EQ(hetlb(spec + " --metric speed", &out, &err), 1);
   EXPECT_EQ(err, "hetlb: error: --metric \"speed\": unknown; expected one of avg_convergence_date, avg_idle_time, "
                  "computed_load, ctrl_messages, data_messages, data_transfer_amount, load_spread_percent, "
-                 "max_convergence_date\n");
+                 "max_convergence_date, or a column of the spec's \"metrics_at\" (load_imbalance_at_D, "
+                 "time_imbalance_at_D) or \"imbalance_integral\" (load_imbalance_integral, time_imbalance_integral)\n");
   EXPECT_EQ(slurp(csv), before);
 }
 
@@ -379,3 +382,143 @@ TEST(CampaignCli, OnlyRunsAndSummarisesASlice) {
   }
 }
 }  // namespace
+
+namespace {
+// A results file's text with every row's cell of `column` replaced by `value`, or the column removed
+// (value == nullptr), as a file written before the column existed.
+std::string with_column(const std::string& text, const std::string& column, const char* value) {
+  std::stringstream in(text), out;
+  std::size_t at = std::string::npos;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    if (line.back() == ',') cells.push_back("");
+    if (at == std::string::npos) {
+      at = static_cast<std::size_t>(std::find(cells.begin(), cells.end(), column) - cells.begin());
+      if (!value) cells.erase(cells.begin() + static_cast<long>(at));
+    } else if (value) {
+      cells.at(at) = value;
+    } else {
+      cells.erase(cells.begin() + static_cast<long>(at));
+    }
+    std::string joined;
+    for (std::size_t i = 0; i < cells.size(); ++i) joined += (i ? "," : "") + cells[i];
+    out << joined << "\n";
+  }
+  return out.str();
+}
+}  // namespace
+
+// Every row names the build that made it (12 hex digits of the commit, -dirty with uncommitted changes);
+// a results file with rows of another build, or rows without one ("unrecorded", files written before
+// the column), is refused in one line unless --allow-mixed-builds, and the summary then names the builds.
+TEST(CampaignCli, RowsNameTheirBuildAndBuildsDoNotMixUnlessAllowed) {
+  const std::string spec = tmp("builds.json"), csv = tmp("builds.csv");
+  std::remove(csv.c_str());
+  const std::string base = R"({"spec_version": "b1", "strategies": ["makhoul"], "virtual_load": false,
+    "integer": false, "platforms": ["cluster"], "nodes": [4], "topologies": ["ring"], "initial": ["single"],
+    "iterations": 20, "results": ")" + csv + "\", \"ratios\": ";
+  std::ofstream(spec) << base << "[1]}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec, &out, &err), 0) << err;
+  auto r = rows(csv);
+  ASSERT_EQ(r.size(), 1u);
+  const std::regex build("^([0-9a-f]{12}(-dirty)?|unknown)$");
+  EXPECT_TRUE(std::regex_match(r[0].at("build"), build)) << r[0].at("build");
+  EXPECT_EQ(out.find("Builds mixed"), std::string::npos) << out;
+  const std::string header = slurp(csv).substr(0, slurp(csv).find('\n'));
+  EXPECT_TRUE(header.ends_with(",error,build")) << header;  // appended after the older columns
+
+  // Rows of another build: refused before any run, file untouched.
+  const std::string edited = with_column(slurp(csv), "build", "feedfeedfeed");
+  std::ofstream(csv) << edited;
+  const std::string other = slurp(csv);
+  // Nothing left to run adds nothing: no refusal, file untouched.
+  ASSERT_EQ(hetlb(spec, &out, &err), 0) << err;
+  EXPECT_EQ(slurp(csv), other);
+  std::ofstream(spec) << base << "[1, 0.1]}";
+  ASSERT_EQ(hetlb(spec, &out, &err), 1);
+  EXPECT_NE(err.find("rows of another build, feedfeedfeed (1 rows)"), std::string::npos) << err;
+  EXPECT_NE(err.find("--allow-mixed-builds"), std::string::npos) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(slurp(csv), other);
+  ASSERT_EQ(hetlb(spec + " --allow-mixed-builds", &out, &err), 0) << err;
+  EXPECT_EQ(rows(csv).size(), 2u);
+  EXPECT_NE(out.find("Builds mixed in these results: "), std::string::npos) << out;
+  EXPECT_NE(out.find("feedfeedfeed (1 rows)"), std::string::npos) << out;
+
+  // A file written before the build column: its rows are "unrecorded"; with the flag the file gets the
+  // column (empty in its old rows) and the new rows their build.
+  std::ofstream(spec) << base << "[1]}";
+  std::ofstream(csv) << with_column(other, "build", nullptr);
+  const std::string old = slurp(csv);
+  ASSERT_EQ(old.find("build"), std::string::npos);
+  std::ofstream(spec) << base << "[1, 0.1]}";
+  ASSERT_EQ(hetlb(spec, &out, &err), 1);
+  EXPECT_NE(err.find("rows of another build, unrecorded (1 rows)"), std::string::npos) << err;
+  EXPECT_EQ(slurp(csv), old);
+  ASSERT_EQ(hetlb(spec + " --allow-mixed-builds", &out, &err), 0) << err;
+  r = rows(csv);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].at("build"), "");
+  EXPECT_TRUE(std::regex_match(r[1].at("build"), build)) << r[1].at("build");
+  EXPECT_NE(out.find("unrecorded (1 rows)"), std::string::npos) << out;
+  // Read back alone (--report-only), an old file is a file of one build: the summary names none.
+  std::ofstream(csv) << old;
+  std::ofstream(spec) << base << "[1]}";
+  ASSERT_EQ(hetlb(spec + " --report", &out, &err), 0) << err;
+  EXPECT_EQ(out.find("Builds mixed"), std::string::npos) << out;
+}
+
+// The imbalance over time as results: columns of their own after the fixed ones, ranked by --metric
+// like the others (runs that did not converge compare too), and the figure of the values per variant.
+TEST(CampaignCli, ImbalanceOverTimeIsAskedForRankedAndDrawn) {
+  const std::string spec = tmp("imbalance.json"), csv = tmp("imbalance.csv"), svg = tmp("imbalance.svg");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": "i1", "strategies": ["none", "makhoul"], "virtual_load": false,
+    "integer": false, "platforms": ["cluster"], "nodes": [4], "topologies": ["ring"], "initial": ["random"],
+    "seeds": [1, 2], "ratios": [1], "load_per_node": 100, "iterations": 10, "time_limit": 3, "metrics_at": [0.5, 2],
+    "imbalance_integral": true, "results": ")" << csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec + " -j 2 --metric load_imbalance_integral --plot " + svg, &out, &err), 0) << err;
+  const std::string header = slurp(csv).substr(0, slurp(csv).find('\n'));
+  EXPECT_TRUE(header.ends_with(",error,build,load_imbalance_at_0.5,time_imbalance_at_0.5,load_imbalance_at_2,"
+                               "time_imbalance_at_2,load_imbalance_integral,time_imbalance_integral"))
+      << header;
+  const auto r = rows(csv);
+  ASSERT_EQ(r.size(), 4u);
+  for (const auto& row : r) {
+    const double at2 = std::stod(row.at("load_imbalance_at_2")), area = std::stod(row.at("load_imbalance_integral"));
+    EXPECT_GE(at2, 1);
+    EXPECT_GT(area, 0);
+    // Without balancing the random start stays: its imbalance at 0.5 and at 2 are the same.
+    if (row.at("strategy") == "none") {
+      EXPECT_EQ(row.at("load_imbalance_at_0.5"), row.at("load_imbalance_at_2"));
+    }
+  }
+  EXPECT_NE(out.find("load_imbalance_integral"), std::string::npos) << out;
+  EXPECT_GT(std::filesystem::file_size(tmp("imbalance-values.svg")), 0u);
+  // Makhoul balances: it wins every configuration on the area under the imbalance curve.
+  ASSERT_EQ(hetlb(spec + " --report --metric load_imbalance_integral --ranks " + tmp("imbalance-ranks.csv"), &out,
+                  &err),
+            0)
+      << err;
+  for (const auto& row : rows(tmp("imbalance-ranks.csv")))
+    if (row.at("variant").starts_with("makhoul")) {
+      EXPECT_EQ(row.at("rank"), "1") << row.at("configuration");
+    }
+
+  // Bad values: one line naming the key, before any run.
+  const std::string bad = tmp("imbalance-bad.json");
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"metrics_at", "[-1]"}, {"metrics_at", "[]"}, {"metrics_at", "[1, 1]"}, {"metrics_at", "\"soon\""},
+           {"imbalance_integral", "\"yes\""}}) {
+    std::ofstream(bad) << R"({"spec_version": "i1", "strategies": ["none"], "nodes": [4], "topologies": ["ring"],
+      "results": ")" << tmp("imbalance-bad.csv") << "\", \"" << key << "\": " << value << "}";
+    EXPECT_EQ(hetlb(bad, &out, &err), 1) << key << value;
+    EXPECT_NE(err.find("\"" + key + "\""), std::string::npos) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_FALSE(std::filesystem::exists(tmp("imbalance-bad.csv")));
+  }
+}

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/build_info.hpp"
 #include "campaign.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/output_path.hpp"
@@ -158,7 +159,9 @@ void work(const std::string& hetlb, double heartbeat) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-campaign")) return 0;  // before MPI or any parsing
   CLI::App app{"hetlb-campaign: a campaign of diffusion simulations over MPI ranks (rank 0 keeps the results)"};
+  app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.name("hetlb-campaign");
   Options o;
   add_options(app, o);
@@ -199,7 +202,11 @@ int main(int argc, char** argv) {
       int go = 0;
       try {
         spec = prepare(o);
-        if (!o.report_only) file = std::make_unique<ResultsFile>(spec.results, spec.version);
+        if (!o.report_only)
+          file = std::make_unique<ResultsFile>(spec.results, spec.version, hetlb::build_id(), o.allow_mixed_builds,
+                                               spec.result_columns);
+        if (file && !select(spec, left_to_run(spec, file->rows(), o.retry), o).empty())
+          file->prepare_to_add();  // another build's rows: refused before any run
         go = o.report_only ? 0 : 1;
       } catch (...) {
         MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);

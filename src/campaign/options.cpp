@@ -24,6 +24,9 @@ void add_options(CLI::App& app, Options& o) {
       ->check(non_negative());
   app.add_flag("--yes", o.yes, fmt::format("run more than {} settings", kConfirmAbove));
   app.add_flag("--retry", o.retry, "rerun the settings recorded as timeout or failed");
+  app.add_flag("--allow-mixed-builds", o.allow_mixed_builds,
+               "add rows to a results file that holds rows of another build (another commit, uncommitted changes, "
+               "or rows without a build: \"unrecorded\"); the summary then names the builds");
   app.add_option("--max-runs", o.max_runs,
                  "start at most this many runs (0: all), then stop: a piece; run again to resume")
       ->check(whole_number<long>(0, std::numeric_limits<long>::max()));

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -78,6 +80,57 @@ void paired_chart(const std::vector<Pair>& pairs, const std::string& x_label,
   plot::render(s, path);
 }
 
+// The compared metric per variant: per group of configurations that differ only by their seed, the
+// mean of the valid runs with bars from the smallest to the largest (the seeds' spread); one series per
+// group, offset along x so that the groups of one variant stand side by side.
+void values_chart(const Comparison& c, const std::string& path) {
+  std::vector<std::string> groups;
+  std::map<std::pair<std::string, std::string>, std::vector<double>> values;  // (group, variant) -> values
+  for (const auto& conf : c.configurations) {
+    std::string group;  // the label without its seed
+    for (std::size_t start = 0; start < conf.label.size();) {
+      const auto end = std::min(conf.label.find(' ', start), conf.label.size());
+      const std::string word = conf.label.substr(start, end - start);
+      if (!word.starts_with("seed=")) group += (group.empty() ? "" : " ") + word;
+      start = end + 1;
+    }
+    if (std::find(groups.begin(), groups.end(), group) == groups.end()) groups.push_back(group);
+    for (const auto& e : conf.entries)
+      if (e.valid) values[{group, e.variant}].push_back(e.value);
+  }
+  std::string s = "set terminal " + plot::terminal_for(path, 1100, 650) + "\n";
+  s += "set output " + std::string(plot::kOutputPlaceholder) + "\n";
+  const double width = 0.8 / static_cast<double>(groups.size());
+  for (std::size_t gi = 0; gi < groups.size(); ++gi) {
+    s += fmt::format("$g{} << EOD\n", gi);
+    for (std::size_t vi = 0; vi < c.variants.size(); ++vi) {
+      const auto it = values.find({groups[gi], c.variants[vi]});
+      if (it == values.end()) continue;
+      const auto& v = it->second;
+      double sum = 0;
+      for (double x : v) sum += x;
+      s += fmt::format("{:.9g} {:.9g} {:.9g} {:.9g}\n", static_cast<double>(vi) - 0.4 + width * (gi + 0.5),
+                       sum / static_cast<double>(v.size()), *std::min_element(v.begin(), v.end()),
+                       *std::max_element(v.begin(), v.end()));
+    }
+    s += "EOD\n";
+  }
+  s += "set title " + quote(fmt::format("{} per variant ({} is better): mean over seeds, bars from the smallest to the "
+                                        "largest",
+                                        c.metric, c.lower_is_better ? "lower" : "higher")) +
+       " noenhanced\n";
+  s += "set ylabel " + quote(c.metric) + " noenhanced\nset grid ytics\nset key outside right noenhanced\n";
+  s += fmt::format("set xrange [-0.6:{}]\nset xtics rotate by -25 noenhanced (", static_cast<double>(c.variants.size()) - 0.4);
+  for (std::size_t vi = 0; vi < c.variants.size(); ++vi)
+    s += fmt::format("{}{} {}", vi ? ", " : "", quote(c.variants[vi]), vi);
+  s += ")\nplot";
+  for (std::size_t gi = 0; gi < groups.size(); ++gi)
+    s += fmt::format("{} $g{} using 1:2:3:4 with yerrorbars pt {} title {}", gi ? "," : "", gi, 5 + 2 * (gi % 5),
+                     quote(groups[gi].empty() ? "all runs" : groups[gi]));
+  s += "\n";
+  plot::render(s, path);
+}
+
 std::string sibling(const std::string& path, const std::string& suffix) {
   const std::filesystem::path p(path);
   return (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string();
@@ -85,7 +138,7 @@ std::string sibling(const std::string& path, const std::string& suffix) {
 }  // namespace
 
 std::vector<std::string> plot_paths(const std::string& path) {
-  return {path, sibling(path, "-virtual"), sibling(path, "-k"), sibling(path, "-lead")};
+  return {path, sibling(path, "-virtual"), sibling(path, "-k"), sibling(path, "-lead"), sibling(path, "-values")};
 }
 
 void plot_comparison(const Comparison& c, const std::string& path) {
@@ -96,7 +149,10 @@ void plot_comparison(const Comparison& c, const std::string& path) {
     return;
   }
   wins_chart(c, paths[0]);
-  const std::string what = c.lower_is_better ? "convergence date (s)" : "load computed";
+  values_chart(c, paths[4]);
+  const std::string what = is_imbalance_metric(c.metric) ? c.metric
+                           : c.lower_is_better          ? "convergence date (s)"
+                                                        : "load computed";
   const auto vp = virtual_pairs(c);
   if (!vp.empty())
     paired_chart(vp, what + " without virtual load", what + " with virtual load",

@@ -25,7 +25,26 @@ namespace hetlb::campaign {
 const std::vector<std::string> kMetricColumns = {
     "status", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date", "max_convergence_date",
     "data_transfer_amount", "computed_load", "load_spread_percent", "ctrl_messages", "data_messages",
-    "simulated_time", "tau", "streaks_computed", "wall_seconds", "error"};
+    "simulated_time", "tau", "streaks_computed", "wall_seconds", "error",
+    // Appended after "error" (files written before them lack them: read as empty cells).
+    "build"};
+
+std::string build_of(const Row& row) {
+  const std::string& b = row.at("build");
+  return b.empty() ? "unrecorded" : b;
+}
+
+std::map<std::string, std::size_t> builds_of(const std::map<std::string, Row>& rows) {
+  std::map<std::string, std::size_t> count;
+  for (const auto& [key, row] : rows) ++count[build_of(row)];
+  return count;
+}
+
+std::string builds_text(const std::map<std::string, std::size_t>& builds) {
+  std::string s;
+  for (const auto& [build, rows] : builds) s += fmt::format("{}{} ({} rows)", s.empty() ? "" : ", ", build, rows);
+  return s;
+}
 
 const std::string& Row::at(const std::string& column) const {
   static const std::string empty;
@@ -150,8 +169,68 @@ std::map<std::string, Row> parse_results(const std::string& source, const std::s
   return parse(source, text, spec_version, header);
 }
 
-ResultsFile::ResultsFile(const std::string& path, const std::string& spec_version)
-    : path_(path), spec_version_(spec_version) {
+ResultsFile::ResultsFile(const std::string& path, const std::string& spec_version, const std::string& build,
+                         bool allow_mixed_builds, const std::vector<std::string>& result_columns)
+    : path_(path),
+      spec_version_(spec_version),
+      build_(build),
+      allow_mixed_builds_(allow_mixed_builds),
+      result_columns_(result_columns) {
+  attach();
+}
+
+void ResultsFile::prepare_to_add() {
+  if (prepared_) return;
+  if (!build_.empty()) {
+    auto others = builds_of(rows_);
+    others.erase(build_);
+    if (!others.empty() && !allow_mixed_builds_)
+      throw Error(fmt::format("results \"{}\": rows of another build, {}; expected rows of this build, {} (use another "
+                              "results file, or --allow-mixed-builds to add to it)",
+                              path_, builds_text(others), build_));
+  }
+  upgrade_header();
+  prepared_ = true;
+}
+
+void ResultsFile::upgrade_header() {
+  std::vector<std::string> full = kKeyColumns;
+  full.insert(full.end(), kMetricColumns.begin(), kMetricColumns.end());
+  full.insert(full.end(), result_columns_.begin(), result_columns_.end());
+  std::vector<std::string> header = header_;
+  for (const auto& column : full)
+    if (std::find(header.begin(), header.end(), column) == header.end()) header.push_back(column);
+  if (header == header_) return;
+  // A file of an older schema, before this campaign's first row: rewritten whole with the new columns
+  // (empty in its rows), through a file renamed over it, then held again.
+  const std::string text = read_all(fd_);
+  std::string out = join_key(header) + "\n";
+  const auto lines = complete_lines(text);
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    const auto cells = split(lines[i]);
+    std::vector<std::string> row(header.size());
+    for (std::size_t c = 0; c < cells.size(); ++c) row[c] = cells[c];  // the old columns come first
+    out += join_key(row) + "\n";
+  }
+  const std::string temp = path_ + ".upgrade.tmp";
+  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw Error(fmt::format("results \"{}\": cannot add the columns of this version ({}); expected a writable folder",
+                            path_, std::strerror(errno)));
+  try {
+    write_all(fd, out, temp);
+  } catch (...) {
+    close(fd);
+    std::remove(temp.c_str());
+    throw;
+  }
+  close(fd);
+  if (std::rename(temp.c_str(), path_.c_str()) != 0) {
+    std::remove(temp.c_str());
+    throw Error(fmt::format("results \"{}\": cannot add the columns of this version ({})", path_, std::strerror(errno)));
+  }
+  close(fd_);
+  fd_ = -1;
   attach();
 }
 
@@ -190,6 +269,7 @@ void ResultsFile::attach() {
     if (header_.empty()) {
       header_ = kKeyColumns;
       header_.insert(header_.end(), kMetricColumns.begin(), kMetricColumns.end());
+      header_.insert(header_.end(), result_columns_.begin(), result_columns_.end());
       write_all(fd_, join_key(header_) + "\n", path_);
     }
   } catch (...) {
@@ -270,9 +350,12 @@ ResultsFile::~ResultsFile() {
 }
 
 void ResultsFile::append(const Setting& setting, const std::vector<std::string>& metrics) {
+  prepare_to_add();
   Row row;
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) row.cells[kKeyColumns[i]] = setting.values[i];
   for (std::size_t i = 0; i < kMetricColumns.size(); ++i) row.cells[kMetricColumns[i]] = metrics.at(i);
+  for (std::size_t i = 0; i < result_columns_.size(); ++i)
+    row.cells[result_columns_[i]] = metrics.at(kMetricColumns.size() + i);
   // Rows written to a file that the path no longer names would be lost with it.
   if (replaced()) reattach(setting.key, row);
   write_row(row);
@@ -280,7 +363,8 @@ void ResultsFile::append(const Setting& setting, const std::vector<std::string>&
 }
 
 std::vector<std::string> metric_cells(const std::string& status, const nlohmann::json& result, double wall_seconds,
-                                      const std::string& error) {
+                                      const std::string& error, const std::string& build,
+                                      const std::vector<std::string>& result_columns) {
   std::string message = error;
   for (char& c : message)
     if (c == ',' || c == '\n' || c == '\r' || c == '"') c = c == ',' ? ';' : ' ';
@@ -292,11 +376,18 @@ std::vector<std::string> metric_cells(const std::string& status, const nlohmann:
       cells.push_back(fmt::format("{:.3f}", wall_seconds));
     else if (column == "error")
       cells.push_back(message);
+    else if (column == "build")  // the simulator's own when it said, else the campaign's
+      cells.push_back(status == "ok" && result.contains("build") && result.at("build").is_object() &&
+                              result.at("build").contains("id") && result.at("build").at("id").is_string()
+                          ? result.at("build").at("id").get<std::string>()
+                          : build);
     else if (status == "ok" && result.contains(column))
       cells.push_back(cell(result.at(column)));
     else
       cells.push_back("");
   }
+  for (const auto& column : result_columns)
+    cells.push_back(status == "ok" && result.contains(column) ? cell(result.at(column)) : "");
   return cells;
 }
 

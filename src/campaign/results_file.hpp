@@ -38,17 +38,27 @@ class ResultsFile {
  public:
   // Refuses (hetlb::Error, file untouched) a file locked by another campaign, one without the key
   // columns, or one written by another spec version.
-  ResultsFile(const std::string& path, const std::string& spec_version);
+  // `result_columns`: the spec's own result columns (Spec::result_columns), after the fixed ones.
+  ResultsFile(const std::string& path, const std::string& spec_version, const std::string& build = "",
+              bool allow_mixed_builds = false, const std::vector<std::string>& result_columns = {});
   ~ResultsFile();
   ResultsFile(const ResultsFile&) = delete;
   ResultsFile& operator=(const ResultsFile&) = delete;
 
   const std::map<std::string, Row>& rows() const { return rows_; }
-  // Appends the row of `setting` (one write of the whole line), to the file the path names now.
+  const std::vector<std::string>& result_columns() const { return result_columns_; }
+  // Before the first row is added (append calls it): refuses (hetlb::Error, file untouched), unless
+  // allow_mixed_builds, a file holding rows of another build than `build` (include/hetlb/build_info.hpp;
+  // rows without one are "unrecorded"; `build` empty: no check), then gives a file of an older schema
+  // the new columns (empty in its rows). A campaign with nothing left to run adds nothing: no check.
+  void prepare_to_add();
+  // Appends the row of `setting` (one write of the whole line), to the file the path names now;
+  // `metrics`: the cells of kMetricColumns then of result_columns().
   void append(const Setting& setting, const std::vector<std::string>& metrics);
 
  private:
   void attach();          // open, lock, read, repair: rows_ and header_ from the file
+  void upgrade_header();  // add the columns of kKeyColumns and kMetricColumns the header lacks
   bool replaced() const;  // the path no longer names the file held
   // attach() to the file the path names, and write back the rows it lacks. When that file cannot be
   // used, the rows held and `in_hand` are saved beside it and the error names where.
@@ -57,14 +67,25 @@ class ResultsFile {
   std::string line_of(const Row& row) const;  // the row's CSV line, in the header's column order
   void write_row(const Row& row);
 
-  std::string path_, spec_version_;
+  std::string path_, spec_version_, build_;
+  bool allow_mixed_builds_ = false, prepared_ = false;
+  std::vector<std::string> result_columns_;
   int fd_ = -1;
   std::vector<std::string> header_;
   std::map<std::string, Row> rows_;
 };
 
-// Metric cells of a run: from the simulator's JSON when status is "ok".
+// Metric cells of a run: from the simulator's JSON when status is "ok". The build cell: the simulator's
+// ("build" object of its JSON), else `build`.
 std::vector<std::string> metric_cells(const std::string& status, const nlohmann::json& result, double wall_seconds,
-                                      const std::string& error);
+                                      const std::string& error, const std::string& build,
+                                      const std::vector<std::string>& result_columns = {});
+
+// A row's build: its "build" cell, "unrecorded" when empty or absent (files written before the column).
+std::string build_of(const Row& row);
+// How many rows of each build.
+std::map<std::string, std::size_t> builds_of(const std::map<std::string, Row>& rows);
+// "B1 (N1 rows), B2 (N2 rows)".
+std::string builds_text(const std::map<std::string, std::size_t>& builds);
 
 }  // namespace hetlb::campaign

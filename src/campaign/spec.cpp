@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hetlb/diffusion/imbalance_curve.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/run_scale.hpp"
 #include "hetlb/diffusion/topology.hpp"
@@ -48,7 +49,8 @@ using nlohmann::json;
 const std::set<std::string> kSpecKeys = {
     "spec_version", "description", "results", "mode", "strategies", "virtual_load", "integer", "estimates",
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
-    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data", "balance"};
+    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data", "balance",
+    "metrics_at", "imbalance_integral"};
 
 // x as a T when it is a whole number (an integer, or a whole float up to 2^53) within T's range.
 template <class T>
@@ -177,6 +179,32 @@ Spec read_spec(const std::string& path) {
     const json& t = spec.at("timeout_seconds");
     if (!t.is_number() || !(t.get<double>() >= 0)) r.fail("timeout_seconds", t, "a non-negative number of seconds");
     s.timeout = t.get<double>();
+  }
+  // Imbalance over time as results (diffusion/imbalance_curve.hpp): columns of their own, not keys.
+  std::vector<std::string> metric_args;
+  if (spec.contains("metrics_at")) {
+    const auto dates = r.checked<double>("metrics_at", {}, "simulated dates of at least 0 s, at most 100 of them",
+                                         [](double d) { return d >= 0 && std::isfinite(d); });
+    if (dates.size() > 100) r.fail("metrics_at", spec.at("metrics_at"), "at most 100 dates");
+    std::string list;
+    for (double d : dates) {
+      for (const char* view : {"load", "time"}) {
+        const std::string column = diffusion::imbalance_at_name(view, d);
+        if (std::find(s.result_columns.begin(), s.result_columns.end(), column) != s.result_columns.end())
+          r.fail("metrics_at", spec.at("metrics_at"), "distinct dates");
+        s.result_columns.push_back(column);
+      }
+      list += (list.empty() ? "" : ",") + fmt::format("{}", d);
+    }
+    metric_args = {"--metrics-at", list};
+  }
+  if (spec.contains("imbalance_integral")) {
+    const json& integral = spec.at("imbalance_integral");
+    if (!integral.is_boolean()) r.fail("imbalance_integral", integral, "true or false");
+    if (integral.get<bool>()) {
+      for (const char* view : {"load", "time"}) s.result_columns.push_back(diffusion::imbalance_integral_name(view));
+      metric_args.push_back("--imbalance-integral");
+    }
   }
   if (spec.contains("description") && !spec.at("description").is_string())
     r.fail("description", spec.at("description"), "a string");
@@ -326,6 +354,7 @@ Spec read_spec(const std::string& path) {
                                 if (s.balance != "load") x.args.insert(x.args.end(), {"--balance", s.balance});
                                 if (v) x.args.push_back("--virtual-load");
                                 if (in) x.args.push_back("--integer");
+                                x.args.insert(x.args.end(), metric_args.begin(), metric_args.end());
                                 x.key = join_key(x.values);
                                 s.settings.push_back(std::move(x));
                               }

@@ -32,6 +32,9 @@ struct Spec {
   bool coalesce_data = false;        // true: version gets "+coalesced", runs --coalesce-data
   std::string balance = "load";      // "time": version gets "+time", runs --balance time
   double timeout = 0;  // wall seconds per run, 0: none
+  // Result columns the spec asks for beyond the fixed ones (appended to the rows, not keys): the load
+  // and time imbalance at the dates of "metrics_at", their integrals with "imbalance_integral".
+  std::vector<std::string> result_columns;
   std::vector<Setting> settings;  // longest first (most nodes first), then in spec order
 };
 

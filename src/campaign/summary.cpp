@@ -10,6 +10,7 @@
 
 #include "hetlb/error.hpp"
 #include "hetlb/csv.hpp"
+#include "hetlb/diffusion/imbalance_curve.hpp"
 #include "hetlb/output_path.hpp"
 
 namespace hetlb::campaign {
@@ -194,11 +195,29 @@ const std::map<std::string, bool> kMetrics = {
     {"data_transfer_amount", true}, {"data_messages", true},        {"ctrl_messages", true},
     {"load_spread_percent", true},  {"computed_load", false}};
 
+bool is_imbalance_metric(const std::string& metric) {
+  for (const char* view : {"load", "time"}) {
+    if (metric == diffusion::imbalance_integral_name(view)) return true;
+    const std::string at = diffusion::imbalance_at_name(view, 0);
+    const std::string prefix = at.substr(0, at.size() - 1);  // "VIEW_imbalance_at_"
+    if (metric.starts_with(prefix) && metric.size() > prefix.size()) try {
+        std::size_t used = 0;
+        const double date = std::stod(metric.substr(prefix.size()), &used);
+        if (used == metric.size() - prefix.size() && metric == diffusion::imbalance_at_name(view, date)) return true;
+      } catch (const std::exception&) {
+      }
+  }
+  return false;
+}
+
 void check_metric(const std::string& metric) {
-  if (kMetrics.count(metric)) return;
+  if (kMetrics.count(metric) || is_imbalance_metric(metric)) return;
   std::string names;
   for (const auto& [name, low] : kMetrics) names += (names.empty() ? "" : ", ") + name;
-  throw Error(fmt::format("--metric \"{}\": unknown; expected one of {}", metric, names));
+  throw Error(fmt::format("--metric \"{}\": unknown; expected one of {}, or a column of the spec's \"metrics_at\" "
+                          "(load_imbalance_at_D, time_imbalance_at_D) or \"imbalance_integral\" "
+                          "(load_imbalance_integral, time_imbalance_integral)",
+                          metric, names));
 }
 
 Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, const std::string& metric) {
@@ -206,9 +225,10 @@ Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, con
   const bool convergence = spec.mode != "fixed_duration";
   c.metric = !metric.empty() ? metric : convergence ? "max_convergence_date" : "computed_load";
   check_metric(c.metric);
-  c.lower_is_better = kMetrics.at(c.metric);
-  // The spread left when a run stops measures how close it came, converged or not (at the time limit).
-  c.unconverged_compare = convergence && c.metric == "load_spread_percent";
+  c.lower_is_better = is_imbalance_metric(c.metric) || kMetrics.at(c.metric);
+  // The spread left when a run stops measures how close it came, converged or not (at the time limit);
+  // so does the imbalance over time.
+  c.unconverged_compare = convergence && (c.metric == "load_spread_percent" || is_imbalance_metric(c.metric));
   c.valid_means = convergence && !c.unconverged_compare ? "converged" : "finished";
   // Columns that vary in the spec name the configurations.
   std::vector<std::size_t> varying;
@@ -320,8 +340,9 @@ void print_summary(std::ostream& out, const Comparison& c) {
   for (const auto& conf : c.configurations) complete += conf.complete;
   out << fmt::format("Compared metric: {} ({} is best{}), per configuration; {} of {} configurations complete.\n\n",
                      c.metric, better,
-                     c.unconverged_compare ? "; runs that did not converge compare too, by the spread at the time limit"
-                                           : "",
+                     !c.unconverged_compare       ? ""
+                     : is_imbalance_metric(c.metric) ? "; runs that did not converge compare too"
+                                                     : "; runs that did not converge compare too, by the spread at the time limit",
                      complete, c.configurations.size());
   out << "Runs per variant\n\n| variant | runs | valid | not converged | timeout | failed | missing |\n"
          "|---|---|---|---|---|---|---|\n";

@@ -46,7 +46,10 @@ Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, con
 // The metrics a comparison can rank by, and whether lower is better.
 extern const std::map<std::string, bool> kMetrics;
 
-// Throws hetlb::Error naming the metric and the known ones unless it is in kMetrics.
+// The imbalance over time a spec may ask for (diffusion/imbalance_curve.hpp): lower is better.
+bool is_imbalance_metric(const std::string& metric);
+
+// Throws hetlb::Error naming the metric and the known ones unless it is in kMetrics or an imbalance metric.
 void check_metric(const std::string& metric);
 
 // A strategy beating best effort by at most this fraction is a tie, not a counter-example.

@@ -3,12 +3,15 @@
 #include <iostream>
 #include <string>
 
+#include "hetlb/build_info.hpp"
 #include "commands.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/output_path.hpp"
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb")) return 0;  // before MPI or any parsing
   CLI::App app{"hetlb: load balancing on heterogeneous distributed platforms"};
+  app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.name("hetlb");
   app.require_subcommand(1);
   hetlb::cli::add_scatter_command(app);

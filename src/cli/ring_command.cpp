@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/io/build_json.hpp"
 #include "hetlb/io/ring_json.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/ring_gantt.hpp"
@@ -80,10 +81,14 @@ void run(const RingOptions& o) {
   if (!o.gantt.empty())
     plot::render_ring_gantt(r, p, o.gantt,
                             fmt::format("{}: {}, time {:.6g} (lower bound {:.6g})", o.file, p.algorithm, p.time, p.lower_bound));
-  if (o.format == "json")
-    std::cout << io::ring_plan_json(r, p, o.verify);
-  else
+  if (o.format == "json") {
+    // The plan's JSON (shared with the Python binding) and the build that made it.
+    nlohmann::json j = nlohmann::json::parse(io::ring_plan_json(r, p, o.verify));
+    j["build"] = io::build_json();
+    std::cout << j.dump(2) << "\n";
+  } else {
     print_table(std::cout, r, p, o.verify, o.max_rows);
+  }
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include "hetlb/io/build_json.hpp"
 #include "scatter_output.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +14,9 @@ std::string platform_heading(const Platform& platform) {
 
 void print_scatter(std::ostream& out, const Platform& platform, const scatter::Result& r, const std::string& format) {
   if (format == "json") {
-    out << scatter_json(r).dump(2) << "\n";
+    nlohmann::json j = scatter_json(r);
+    j["build"] = io::build_json();
+    out << j.dump(2) << "\n";
     return;
   }
   if (format == "csv") {

@@ -1,3 +1,4 @@
+#include "hetlb/io/build_json.hpp"
 #include "scatter_perturbation_output.hpp"
 
 #include <algorithm>
@@ -15,7 +16,9 @@ namespace hetlb::cli {
 void print_perturbation(std::ostream& out, const PerturbationView& v, const std::string& format) {
   const auto& rep = v.report;
   if (format == "json") {
-    out << io::perturbation_json(v.platform, v.result, v.request, v.report).dump(2) << "\n";
+    nlohmann::json j = io::perturbation_json(v.platform, v.result, v.request, v.report);
+    j["build"] = io::build_json();
+    out << j.dump(2) << "\n";
     return;
   }
   if (format == "csv") {

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/io/build_json.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 #include "hetlb/error.hpp"
@@ -78,7 +79,8 @@ void run(Options& o) {
                                          config.balance == diffusion::Balance::time ? ", balanced by time" : ""),
                              o.plot, imbalance);
   }
-  const nlohmann::json j = diffusion_json(config, r);
+  nlohmann::json j = diffusion_json(config, r);
+  j["build"] = io::build_json();  // the build that made the result (include/hetlb/build_info.hpp)
   if (o.format == "json")
     std::cout << j.dump(2) << "\n";
   else
@@ -157,6 +159,14 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--trace-interval", c.trace_interval, "sampling period of --trace/--plot, s (default tau)")
       ->check(positive());
   sub->add_option("--plot", o->plot, "draw each node's load over time (FILE.png or FILE.svg, gnuplot)");
+  sub->add_option("--metrics-at", c.metrics_at,
+                  "simulated dates (s, comma-separated) at which the results give the load and time imbalance "
+                  "(load_imbalance_at_D, time_imbalance_at_D)")
+      ->delimiter(',')
+      ->check(non_negative());
+  sub->add_flag("--imbalance-integral", c.imbalance_integral,
+                "give the area under the load and time imbalance curves over the run (load_imbalance_integral, "
+                "time_imbalance_integral; s)");
   sub->callback([o] { run(*o); });
 }
 

@@ -40,6 +40,10 @@ void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
       text += fmt::format(" ({:.6g} tau)", v.get<double>() / tau);
     out << fmt::format("{:<24} {}\n", k, text);
   }
+  // Imbalance over time, when asked (--metrics-at, --imbalance-integral).
+  for (const auto& [k, v] : j.items())
+    if (k.find("_imbalance_at_") != std::string::npos || k.ends_with("_imbalance_integral"))
+      out << fmt::format("{:<24} {}\n", k, fmt::format("{:.6g}", v.get<double>()) + (k.ends_with("integral") ? " s" : ""));
 }
 
 }  // namespace hetlb::cli

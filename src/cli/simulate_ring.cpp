@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hetlb/io/build_json.hpp"
 #include "hetlb/io/ring_json.hpp"
 #include "hetlb/ring/plan.hpp"
 #include "hetlb/sim/ring_replay.hpp"
@@ -40,7 +41,8 @@ void run(const Options& o) {
     std::cout << nlohmann::json{{"algorithm", plan.algorithm}, {"time", plan.time},
                                 {"simulated_time", rep.time}, {"max_deviation", deviation},
                                 {"final_loads", rep.final_loads}, {"transfers", transfers},
-                                {"wall_seconds", rep.wall_seconds}}
+                                {"wall_seconds", rep.wall_seconds},
+                                {"build", io::build_json()}}
                      .dump(2)
               << "\n";
     return;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hetlb/io/build_json.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/ring_json.hpp"
 #include "hetlb/ring/drift.hpp"
@@ -117,7 +118,8 @@ void run(const Options& o) {
                                 {"imbalance_time", r.imbalance_time},
                                 {"redistribution_time", r.redistribution_time},
                                 {"redistributions", r.redistributions},
-                                {"data_moved", r.data_moved}};
+                                {"data_moved", r.data_moved},
+                                {"build", io::build_json()}};
     j["engine"] = o.engine;
     if (o.engine == "simgrid") j["model_total_time"] = model_total, j["wall_seconds"] = wall;
     std::cout << j.dump(2) << "\n";

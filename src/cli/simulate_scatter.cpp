@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "hetlb/io/build_json.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/scatter/solve.hpp"
 #include "hetlb/sim/scatter_replay.hpp"
@@ -49,7 +50,9 @@ void run(const Options& o) {
   }
   const double gap = sim::replay_relative_gap(plan, r);
   if (o.format == "json") {
-    std::cout << sim::scatter_replay_json(o.algorithm, plan, r).dump(2) << "\n";
+    nlohmann::json j = sim::scatter_replay_json(o.algorithm, plan, r);
+    j["build"] = io::build_json();
+    std::cout << j.dump(2) << "\n";
     return;
   }
   const TimeUnit u = time_unit_for(plan.schedule.makespan);  // one unit for the table (time_unit.hpp)

@@ -18,6 +18,7 @@
 
 #include <mpi.h>
 
+#include "hetlb/build_info.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/plan.h"
 
@@ -51,6 +52,7 @@ double timed(F&& f, MPI_Comm comm) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-mpi-scatter-bench")) return 0;  // before MPI or any parsing
   MPI_Init(&argc, &argv);
   int rank = 0, size = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

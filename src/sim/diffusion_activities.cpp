@@ -157,6 +157,8 @@ void computing_activity(World& w, Node& n) {
       m.amount = a;
       send(w, n.data_sends, w.nodes[n.neighbours[p]].data_box, m, a * kUnitBytes);
     }
+    // The node's held load changes only here until the end (received load taken in, owed load sent).
+    if (w.curve) w.curve->set_load(n.id, n.state.real(), start);
     if (n.state.real() > 0) s4u::this_actor::execute(n.state.real() * w.flops_per_unit);
     if (w.finished) break;
     ++n.comp_iterations;

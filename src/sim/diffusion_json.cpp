@@ -43,6 +43,17 @@ nlohmann::json diffusion_json(const DiffusionConfig& c, const DiffusionResult& r
     slowdowns.push_back({{"node", s.node}, {"factor", s.factor}, {"start", s.start}, {"end", s.end}});
   j["slowdowns"] = slowdowns;
   io::add_diffusion_metrics(j, m);
+  if (r.imbalance) {  // asked with metrics_at / imbalance_integral (diffusion/imbalance_curve.hpp)
+    const diffusion::ImbalanceValues& v = *r.imbalance;
+    for (std::size_t i = 0; i < v.dates.size(); ++i) {
+      j[diffusion::imbalance_at_name("load", v.dates[i])] = v.load_at[i];
+      j[diffusion::imbalance_at_name("time", v.dates[i])] = v.time_at[i];
+    }
+    if (c.imbalance_integral) {
+      j[diffusion::imbalance_integral_name("load")] = v.load_integral;
+      j[diffusion::imbalance_integral_name("time")] = v.time_integral;
+    }
+  }
   return j;
 }
 

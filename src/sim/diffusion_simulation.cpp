@@ -48,6 +48,9 @@ void check_config(const DiffusionConfig& c) {
                             c.min_comp_iter, diffusion::min_iteration_expected()));
   if (std::isnan(c.trace_interval))
     throw Error("--trace-interval nan: expected a positive duration (s)");
+  for (double d : c.metrics_at)
+    if (!(d >= 0) || !std::isfinite(d))
+      throw Error(fmt::format("--metrics-at {}: expected simulated dates of at least 0 s", d));
   if (c.time_limit < 0 || !std::isfinite(c.time_limit))
     throw Error(fmt::format("--time-limit {}: expected a non-negative number of seconds", c.time_limit));
 }
@@ -166,6 +169,15 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   if (config.balance == diffusion::Balance::time && !config.slowdowns.empty())
     s4u::Actor::create("speed-changes", hosts.front(), [&w] { detail::speed_change_activity(w); })->daemonize();
 
+  if (!config.metrics_at.empty() || config.imbalance_integral) {
+    // A slowdown's start and end change its node's speed (ends first: one may start where another ends).
+    std::vector<diffusion::SpeedChange> changes;
+    for (const auto& s : config.slowdowns) changes.push_back({s.end, s.node, w.speeds[static_cast<std::size_t>(s.node)]});
+    for (const auto& s : config.slowdowns)
+      changes.push_back({s.start, s.node, w.speeds[static_cast<std::size_t>(s.node)] / s.factor});
+    w.curve = std::make_unique<diffusion::ImbalanceCurve>(initial, w.speeds, config.metrics_at, std::move(changes));
+  }
+
   static std::uint64_t dates = 0;  // one engine per process
   s4u::Engine::on_time_advance_cb([](double) { ++dates; });
   w.wall_start = w.last_progress = wall_now();
@@ -212,6 +224,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   m.final_min_load = *std::min_element(r.final_loads.begin(), r.final_loads.end());
   m.final_max_load = *std::max_element(r.final_loads.begin(), r.final_loads.end());
   r.final_time_imbalance = diffusion::time_imbalance(r.final_loads, w.speeds);
+  if (w.curve) r.imbalance = w.curve->finish(w.finish_date, r.final_loads);
   m.ctrl_messages = w.ctrl_messages;
   m.data_messages = w.data_messages;
   m.ctrl_messages_skipped = w.ctrl_skipped;

@@ -7,6 +7,7 @@
 #include <simgrid/s4u.hpp>
 
 #include "hetlb/diffusion/convergence.hpp"
+#include "hetlb/diffusion/imbalance_curve.hpp"
 #include "hetlb/diffusion/node_state.hpp"
 #include "hetlb/diffusion/strategy.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
@@ -81,6 +82,7 @@ struct World {
   double moved = 0;
   double computed = 0;  // load computed by the iterations counted (Metrics::computed_load)
   std::vector<LoadSample> trace;
+  std::unique_ptr<diffusion::ImbalanceCurve> curve;  // the imbalance over time, when asked
   double next_trace = 0;  // date of the trace activity's next sample
   std::vector<double> speeds;  // each node's host speed (flop/s) without slowdowns
   double slowdowns_end = 0;    // date the last slowdown ends (0: none); speeds are constant from then on

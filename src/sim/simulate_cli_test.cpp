@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -209,6 +211,94 @@ TEST(SimulateCli, RefusesBadInput) {
   EXPECT_FALSE(std::ifstream(png).good());
   EXPECT_NE(hetlb("--plot " + gif).exit_code, 0);
   EXPECT_FALSE(std::ifstream(gif).good());
+}
+
+// Rows of a trace CSV: date, node loads..., time_imbalance.
+std::vector<std::vector<double>> trace_rows(const std::string& path) {
+  std::vector<std::vector<double>> rows;
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::stringstream ss(line);
+    for (std::string cell; std::getline(ss, cell, ',');) row.push_back(std::stod(cell));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+double load_imbalance_of(const std::vector<double>& row) {  // max / mean of the loads (columns 1..n)
+  double sum = 0, most = 0;
+  for (std::size_t i = 1; i + 1 < row.size(); ++i) {
+    sum += row[i];
+    most = std::max(most, row[i]);
+  }
+  return sum > 0 ? most / (sum / static_cast<double>(row.size() - 2)) : 1;
+}
+
+// Without balancing nothing moves: the whole load stays on node 0 of 4, the imbalance is 4 at every
+// date (also after the end) and its area 4 x the run's duration, in both views (equal speeds).
+TEST(SimulateCli, ImbalanceOverTimeWithoutBalancingIsTheInitialOne) {
+  const CliRun r = hetlb("--strategy none --nodes 4 --topology ring --load-per-node 100 --time-limit 5 "
+                         "--metrics-at 0,1,2.5,100 --imbalance-integral --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_DOUBLE_EQ(j.at("simulated_time").get<double>(), 5);
+  for (const char* view : {"load", "time"}) {
+    for (const char* date : {"0", "1", "2.5", "100"})
+      EXPECT_DOUBLE_EQ(j.at(fmt::format("{}_imbalance_at_{}", view, date)).get<double>(), 4) << view << date;
+    EXPECT_DOUBLE_EQ(j.at(fmt::format("{}_imbalance_integral", view)).get<double>(), 20) << view;
+  }
+  // Not asked, not given.
+  const CliRun plain = hetlb("--strategy none --nodes 4 --topology ring --load-per-node 100 --time-limit 5 --format json");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_FALSE(nlohmann::json::parse(plain.out).contains("load_imbalance_integral"));
+}
+
+// With balancing, against the trace of the same run sampled every 0.1 ms: each value at a date is one
+// of the trace's samples around it, and the area is the trace's (a step sum) to within the sampling.
+// Unlike speeds make the two views differ.
+TEST(SimulateCli, ImbalanceOverTimeMatchesTheTrace) {
+  const std::string trace = tmp("imbalance-trace.csv");
+  const CliRun r = hetlb("--strategy makhoul --nodes 4 --topology ring --load-per-node 100 --iterations 10 "
+                         "--speeds 1,2,1,2 --trace-interval 0.0001 --trace " + trace +
+                         " --metrics-at 0.05,0.25,0.5,1000 --imbalance-integral --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto rows = trace_rows(trace);
+  ASSERT_GT(rows.size(), 100u);
+  double load_area = 0, time_area = 0;
+  const double end = j.at("simulated_time").get<double>();
+  for (std::size_t k = 0; k + 1 < rows.size(); ++k) {
+    const double until = std::min(rows[k + 1][0], end);
+    if (until <= rows[k][0]) continue;
+    load_area += load_imbalance_of(rows[k]) * (until - rows[k][0]);
+    time_area += rows[k].back() * (until - rows[k][0]);
+  }
+  EXPECT_NEAR(j.at("load_imbalance_integral").get<double>(), load_area, 0.01 * load_area);
+  EXPECT_NEAR(j.at("time_imbalance_integral").get<double>(), time_area, 0.01 * time_area);
+  EXPECT_NE(j.at("load_imbalance_integral").get<double>(), j.at("time_imbalance_integral").get<double>());
+  EXPECT_GT(j.at("load_imbalance_integral").get<double>(), end);  // imbalanced at first: above 1 x the duration
+  for (const double date : {0.05, 0.25, 0.5}) {
+    bool load_seen = false, time_seen = false;
+    for (const auto& row : rows)
+      if (std::abs(row[0] - date) <= 0.00021) {
+        load_seen |= std::abs(load_imbalance_of(row) - j.at(fmt::format("load_imbalance_at_{}", date)).get<double>()) < 1e-9;
+        time_seen |= std::abs(row.back() - j.at(fmt::format("time_imbalance_at_{}", date)).get<double>()) < 1e-9;
+      }
+    EXPECT_TRUE(load_seen) << date;
+    EXPECT_TRUE(time_seen) << date;
+  }
+  // After the end: the final loads.
+  EXPECT_DOUBLE_EQ(j.at("time_imbalance_at_1000").get<double>(), j.at("final_time_imbalance").get<double>());
+  std::remove(trace.c_str());
+}
+
+TEST(SimulateCli, ImbalanceDatesMustBeDates) {
+  expect_refused(std::string(kSmall) + "--metrics-at -1", "--metrics-at");
+  expect_refused(std::string(kSmall) + "--metrics-at 1,nan", "--metrics-at");
+  expect_refused(std::string(kSmall) + "--metrics-at inf", "--metrics-at");
 }
 
 }  // namespace

@@ -4,10 +4,12 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hetlb/diffusion/balancing_phase.hpp"
+#include "hetlb/diffusion/imbalance_curve.hpp"
 #include "hetlb/diffusion/metrics.hpp"
 #include "hetlb/diffusion/node_state.hpp"
 #include "hetlb/diffusion/run_scale.hpp"
@@ -62,6 +64,10 @@ struct DiffusionConfig {
   // Node i's host speed divided by a factor during an interval (SimGrid speed profiles).
   std::vector<diffusion::Slowdown> slowdowns;
   std::function<void(const DecisionEvent&)> on_decision;  // called at every decision when set
+  // Imbalance over time (diffusion/imbalance_curve.hpp): the load and time imbalances at these
+  // simulated dates (s, >= 0), and with imbalance_integral their areas over the run.
+  std::vector<double> metrics_at;
+  bool imbalance_integral = false;
 };
 
 // Cost model (documented in docs/simulation.md): a load unit is 125,000 bytes of data (1 ms on a
@@ -99,6 +105,8 @@ struct DiffusionResult {
   bool fast_forwarded = false;  // the end of the streaks was computed, not simulated
   std::uint64_t max_data_in_flight = 0;  // most data messages sent and not yet received at once
   std::vector<LoadSample> trace;
+  // When DiffusionConfig::metrics_at or imbalance_integral asks: the imbalance curve's values.
+  std::optional<diffusion::ImbalanceValues> imbalance;
 };
 
 // Runs one simulation. SimGrid allows one engine per process: a second call throws hetlb::Error.

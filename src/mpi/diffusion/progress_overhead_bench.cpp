@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include "hetlb/build_info.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "speed_estimator.hpp"
 
@@ -28,6 +29,7 @@ double median_ns(F&& f, long calls, int reps, MPI_Comm comm) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (hetlb::print_version_if_asked(argc, argv, "hetlb-mpi-diffusion-bench")) return 0;  // before MPI or any parsing
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   long calls = 200000;
