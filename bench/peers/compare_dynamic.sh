@@ -6,9 +6,13 @@
 #   ranks 8 and 16; speeds spread 1x to 6x (fastest first: --initial single starts on the fastest);
 #   scenario steady, or peak (rank 0 slowed 3x during the middle third of the balanced run);
 #   initial single or random; ratio 1 ms per item with 1 KiB items (computation-heavy) or 0.1 ms per
-#   item with 64 KiB items (data-heavy).
+#   item with 64 KiB items (data-heavy);
+#   kernel synthetic (every item costs the same) or seismic (examples/seismic's rays, uneven costs whose
+#   mean is the ratio; computation-heavy ratio only).
 # Then the table (summarize_dynamic.py) and the figure of the iteration-time imbalance over time.
-# make compare-peers-dynamic runs it (nice); BUILD, OUT, REPS, WORK, LOAD, POLICIES, RANKS may be set.
+# make compare-peers-dynamic runs it (nice); BUILD, OUT, REPS, WORK, LOAD, POLICIES, RANKS, KERNELS may be set.
+# The last column of dynamic.csv is the kernel; a CSV written before it existed is synthetic throughout
+# and gets the column on the next run.
 set -eu
 BUILD=${BUILD:-build}
 OUT=${OUT:-docs/peers}
@@ -16,6 +20,7 @@ REPS=${REPS:-5}
 WORK=${WORK:-60}
 LOAD=${LOAD:-20}
 RANKS=${RANKS:-"8 16"}
+KERNELS=${KERNELS:-"synthetic seismic"}
 POLICIES=${POLICIES:-"none static besteffort1 besteffort2 makhoul besteffort1-vl besteffort2-vl makhoul-vl zoltan:1 zoltan:10 zoltan:100"}
 BIN=$BUILD/bin
 MPIRUN=${MPIRUN:-"mpirun --allow-run-as-root --oversubscribe"}
@@ -30,43 +35,55 @@ f="$OUT/dynamic.csv"
 tmp="$OUT/.dynamic.tmp"
 header="repetition,scenario,ratio_label"
 
-for np in $RANKS; do
-  case $np in
-    8) speeds=6,5,4,3,2,2,1,1 sum=24 ;;
-    16) speeds=6,6,5,5,4,4,3,3,2,2,2,2,1,1,1,1 sum=48 ;;
-    *) echo "compare-peers-dynamic: RANKS: $np: expected 8 or 16" >&2; exit 2 ;;
+if [ -s "$f" ] && ! head -n 1 "$f" | grep -q ',kernel$'; then
+  awk 'NR == 1 { print $0 ",kernel"; next } { print $0 ",synthetic" }' "$f" > "$tmp.all"
+  mv "$tmp.all" "$f"
+fi
+
+for kernel in $KERNELS; do
+  case $kernel in
+    synthetic) ratios="compute data" kopt="" tprefix="" ;;
+    seismic) ratios="compute" kopt="--kernel seismic" tprefix="seismic-" ;;
+    *) echo "compare-peers-dynamic: KERNELS: $kernel: expected synthetic or seismic" >&2; exit 2 ;;
   esac
-  for ratio_label in compute data; do
-    case $ratio_label in
-      compute) ratio=1 bytes=1024 ;;
-      data) ratio=0.1 bytes=65536 ;;
+  for np in $RANKS; do
+    case $np in
+      8) speeds=6,5,4,3,2,2,1,1 sum=24 ;;
+      16) speeds=6,6,5,5,4,4,3,3,2,2,2,2,1,1,1,1 sum=48 ;;
+      *) echo "compare-peers-dynamic: RANKS: $np: expected 8 or 16" >&2; exit 2 ;;
     esac
-    # The balanced run's length: WORK x items x ms per item / sum of speeds.
-    balanced=$(awk -v w="$WORK" -v l="$LOAD" -v p="$np" -v r="$ratio" -v s="$sum" 'BEGIN { print w * l * p * r * 1e-3 / s }')
-    for scenario in steady peak; do
-      slow=""
-      [ $scenario = peak ] && slow="--slowdown 0:3:$(awk -v t="$balanced" 'BEGIN { printf "%g:%g", t / 3, 2 * t / 3 }')"
-      for initial in random single; do
-        for rep in $(seq 1 "$REPS"); do
-          for policy in $POLICIES; do
-            key="$rep,$scenario,$ratio_label,$np,$policy,$initial"
-            if [ -s "$f" ] && awk -F, -v k="$key" '$1 "," $2 "," $3 "," $4 "," $5 "," $6 == k { found = 1; exit }
-                END { exit !found }' "$f"; then continue; fi
-            trace=""
-            if [ "$rep" = 1 ] && [ "$ratio_label" = compute ] && [ "$initial" = random ]; then
-              trace="--trace $OUT/dynamic-traces/$np-$scenario-$(echo "$policy" | tr : _).csv"
-            fi
-            echo "compare-peers-dynamic: $np ranks, $scenario, $ratio_label, $initial, $policy, repetition $rep"
-            # shellcheck disable=SC2086
-            $MPIRUN -np "$np" "$BIN/hetlb-peers-diffuse" --balancer "$policy" --speeds "$speeds" $slow --initial "$initial" \
-              --work "$WORK" --load-per-node "$LOAD" --ratio "$ratio" --item-bytes "$bytes" --seed "$rep" $trace --header \
-              > "$tmp.run"
-            awk -v p="$rep,$scenario,$ratio_label" -v h="$header" 'NR == 1 { print h "," $0; next } { print p "," $0 }' \
-              "$tmp.run" > "$tmp"
-            rm -f "$tmp.run"
-            if [ -s "$f" ]; then tail -n +2 "$tmp" | cat "$f" - > "$tmp.all"; else cp "$tmp" "$tmp.all"; fi
-            mv "$tmp.all" "$f"
-            rm -f "$tmp"
+    for ratio_label in $ratios; do
+      case $ratio_label in
+        compute) ratio=1 bytes=1024 ;;
+        data) ratio=0.1 bytes=65536 ;;
+      esac
+      # The balanced run's length: WORK x items x ms per item / sum of speeds.
+      balanced=$(awk -v w="$WORK" -v l="$LOAD" -v p="$np" -v r="$ratio" -v s="$sum" 'BEGIN { print w * l * p * r * 1e-3 / s }')
+      for scenario in steady peak; do
+        slow=""
+        [ $scenario = peak ] && slow="--slowdown 0:3:$(awk -v t="$balanced" 'BEGIN { printf "%g:%g", t / 3, 2 * t / 3 }')"
+        for initial in random single; do
+          for rep in $(seq 1 "$REPS"); do
+            for policy in $POLICIES; do
+              key="$rep,$scenario,$ratio_label,$np,$policy,$initial,$kernel"
+              if [ -s "$f" ] && awk -F, -v k="$key" '$1 "," $2 "," $3 "," $4 "," $5 "," $6 "," $NF == k { found = 1; exit }
+                  END { exit !found }' "$f"; then continue; fi
+              trace=""
+              if [ "$rep" = 1 ] && [ "$ratio_label" = compute ] && [ "$initial" = random ]; then
+                trace="--trace $OUT/dynamic-traces/$tprefix$np-$scenario-$(echo "$policy" | tr : _).csv"
+              fi
+              echo "compare-peers-dynamic: $kernel, $np ranks, $scenario, $ratio_label, $initial, $policy, repetition $rep"
+              # shellcheck disable=SC2086
+              $MPIRUN -np "$np" "$BIN/hetlb-peers-diffuse" --balancer "$policy" $kopt --speeds "$speeds" $slow --initial "$initial" \
+                --work "$WORK" --load-per-node "$LOAD" --ratio "$ratio" --item-bytes "$bytes" --seed "$rep" $trace --header \
+                > "$tmp.run"
+              awk -v p="$rep,$scenario,$ratio_label" -v h="$header" 'NR == 1 { print h "," $0; next } { print p "," $0 }' \
+                "$tmp.run" > "$tmp"
+              rm -f "$tmp.run"
+              if [ -s "$f" ]; then tail -n +2 "$tmp" | cat "$f" - > "$tmp.all"; else cp "$tmp" "$tmp.all"; fi
+              mv "$tmp.all" "$f"
+              rm -f "$tmp"
+            done
           done
         done
       done
@@ -75,11 +92,15 @@ for np in $RANKS; do
 done
 
 python3 bench/peers/summarize_dynamic.py "$OUT"
-for np in $RANKS; do
-  for scenario in steady peak; do
-    set --
-    for t in "$OUT"/dynamic-traces/"$np-$scenario"-*.csv; do [ -s "$t" ] && set -- "$@" "$t"; done
-    [ $# -gt 0 ] && "$BIN/hetlb-peers-imbalance-figure" "$OUT/dynamic-imbalance-$np-$scenario.svg" "$@"
+for kernel in $KERNELS; do
+  tprefix=""
+  [ "$kernel" = seismic ] && tprefix="seismic-"
+  for np in $RANKS; do
+    for scenario in steady peak; do
+      set --
+      for t in "$OUT"/dynamic-traces/"$tprefix$np-$scenario"-*.csv; do [ -s "$t" ] && set -- "$@" "$t"; done
+      [ $# -gt 0 ] && "$BIN/hetlb-peers-imbalance-figure" "$OUT/dynamic-imbalance-$tprefix$np-$scenario.svg" "$@"
+    done
   done
 done
 echo "compare-peers-dynamic: results in $OUT (dynamic.csv, dynamic-table.md, dynamic-imbalance-*.svg)"

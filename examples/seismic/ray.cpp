@@ -58,6 +58,11 @@ void offset_and_time(const std::vector<Leg>& legs, double p, double& x, double& 
 }  // namespace
 
 Traced trace(const Ray& ray, const std::vector<Layer>& model) {
+  std::int64_t segments = 0;
+  return trace(ray, model, segments);
+}
+
+Traced trace(const Ray& ray, const std::vector<Layer>& model, std::int64_t& segments) {
   const std::vector<Leg> path = legs(ray, model);
   double vmax = 0;
   for (const Leg& l : path) vmax = std::max(vmax, l.velocity);
@@ -65,6 +70,7 @@ Traced trace(const Ray& ray, const std::vector<Layer>& model) {
   for (int it = 0; it < 200; ++it) {  // X(p) increases from 0 to infinity on [0, 1/vmax)
     p = 0.5 * (lo + hi);
     offset_and_time(path, p, x, t);
+    segments += static_cast<std::int64_t>(path.size());
     if (std::abs(x - ray.offset) <= 1e-9 * ray.offset) break;
     (x < ray.offset ? lo : hi) = p;
   }

@@ -33,6 +33,9 @@ std::vector<Ray> generate_rays(std::int64_t n, std::uint64_t seed, const std::ve
 // crosses layer i), T(p) = sum m_i h_i / (v_i sqrt(1 - p^2 v_i^2)). The cost grows with the number of
 // layers crossed (source depth, reflection), so rays cost different times.
 Traced trace(const Ray& ray, const std::vector<Layer>& model);
+// The same, adding to `segments` the leg evaluations it made (legs crossed x bisection steps): the
+// ray's cost in units of work.
+Traced trace(const Ray& ray, const std::vector<Layer>& model, std::int64_t& segments);
 
 // MPI datatypes of Ray and Traced (committed; free with MPI_Type_free).
 MPI_Datatype ray_datatype();

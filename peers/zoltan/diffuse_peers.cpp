@@ -1,6 +1,9 @@
 // hetlb-peers-diffuse: hetlb-diffuse's fixed-work application (its items, kernel and emulated unlike
 // ranks: examples/diffuse) under one balancing policy (--balancer, dynamic_balancers.hpp), for the
-// dynamic comparison with Zoltan (issue 33, docs/peers.md). Bulk-synchronous: every iteration each rank
+// dynamic comparison with Zoltan (issue 33, docs/peers.md). --kernel synthetic: every item costs
+// --ratio ms on the slowest rank; seismic: the items are examples/seismic's rays, each costing its
+// traced segment count (legs crossed x bisection steps, traced once before the clock), scaled so that
+// the mean is --ratio ms; either cost is spent by waiting (emulation.hpp). Bulk-synchronous: every iteration each rank
 // computes every item it holds once, waits the emulated cost (--speeds, --slowdown), calls its balancer
 // (items move only there), and the ranks agree (MPI_Allgather) on the iteration's times. The run ends
 // after --work iterations; rank 0 checks by id that every item is held once, intact, processed exactly
@@ -26,7 +29,7 @@
 namespace {
 
 struct Options {
-  std::string balancer = "none", initial = "random", speeds, trace;
+  std::string balancer = "none", initial = "random", kernel = "synthetic", speeds, trace;
   std::vector<std::string> slowdowns;
   double ratio = 1, load_per_node = 30;
   long work = 100;
@@ -43,7 +46,7 @@ struct Run {
 
 constexpr const char* kHeader =
     "ranks,balancer,initial,ratio,item_bytes,items,work,time_to_solution,items_moved,balancer_seconds_max,"
-    "balancer_seconds_mean,imbalance_mean,balancer_seconds_per_rank";
+    "balancer_seconds_mean,imbalance_mean,balancer_seconds_per_rank,kernel";
 
 // The verdict of rank 0's check, the same on every rank.
 std::string agreed(std::string text, MPI_Comm comm) {
@@ -55,14 +58,15 @@ std::string agreed(std::string text, MPI_Comm comm) {
 }
 
 // Every id 0..total-1 held once, its payload the one make_item gave, processed exactly `work` times.
-std::string check(const peers::ItemMap& items, std::uint64_t total, long work, std::size_t item_bytes, MPI_Comm comm) {
+std::string check(const peers::ItemMap& items, std::uint64_t total, long work, std::size_t item_bytes,
+                  const std::vector<seismic::Ray>& rays, MPI_Comm comm) {
   int rank = 0, size = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   std::vector<unsigned char> fresh(item_bytes);
   std::vector<std::uint64_t> mine;  // id, times, intact
   for (const auto& [id, bytes] : items) {
-    diffuse::make_item(id, {}, fresh.data(), item_bytes);
+    diffuse::make_item(id, rays, fresh.data(), item_bytes);
     const auto* h = reinterpret_cast<const diffuse::ItemHeader*>(bytes.data());
     mine.insert(mine.end(), {id, h->times, diffuse::payload_hash(bytes.data(), item_bytes) ==
                                               diffuse::payload_hash(fresh.data(), item_bytes) ? 1u : 0u});
@@ -112,11 +116,27 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
     if (r == rank) first = total;
     total += static_cast<std::uint64_t>(loads[static_cast<std::size_t>(r)]);
   }
+  // Seismic: the same rays on every rank (from --seed), each traced once for its cost; costs[id] is the
+  // ray's segment count over the mean (so the mean item costs --ratio ms on the slowest rank).
+  std::vector<seismic::Ray> rays;
+  std::vector<double> costs, travel_times;
+  if (o.kernel == "seismic") {
+    const std::vector<seismic::Layer> model = seismic::earth_model();
+    rays = seismic::generate_rays(static_cast<std::int64_t>(total), o.seed, model);
+    double sum = 0;
+    for (const seismic::Ray& ray : rays) {
+      std::int64_t segments = 0;
+      travel_times.push_back(seismic::trace(ray, model, segments).travel_time);
+      costs.push_back(static_cast<double>(segments));
+      sum += static_cast<double>(segments);
+    }
+    for (double& c : costs) c *= static_cast<double>(total) / sum;
+  }
   peers::ItemMap items;
   for (std::uint64_t id = first; id < first + static_cast<std::uint64_t>(loads[static_cast<std::size_t>(rank)]); ++id) {
     std::vector<unsigned char>& b = items[id];
     b.resize(o.item_bytes);
-    diffuse::make_item(id, {}, b.data(), o.item_bytes);
+    diffuse::make_item(id, rays, b.data(), o.item_bytes);
   }
   const double unit = o.ratio * 1e-3;  // s per item on the slowest rank (hetlb-diffuse's emulation unit)
   const diffuse::Emulation emulation(speeds, slowdowns, rank, unit);
@@ -124,6 +144,7 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
   settings.speeds = speeds;
   settings.tau = static_cast<double>(total) / size * unit;
   settings.item_bytes = o.item_bytes;
+  settings.costs = costs;
   std::unique_ptr<peers::Balancer> balancer = peers::make_balancer(choice, settings, comm);
 
   Run out;
@@ -140,9 +161,10 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
       auto* h = reinterpret_cast<diffuse::ItemHeader*>(bytes.data());
       if (h->times >= static_cast<std::uint64_t>(o.work)) continue;
       if (o.skip_one && id == 0 && iteration == 1) continue;  // the check must see this
-      h->result = diffuse::compute(*h, id, nullptr, 0);
+      // The computation is the emulated wait below; the seismic result is the ray's traced travel time.
+      h->result = costs.empty() ? diffuse::compute(*h, id, nullptr, 0) : travel_times[id];
       ++h->times;
-      ++processed;
+      processed += costs.empty() ? 1.0 : costs[id];
     }
     emulation.spend(from, start, processed);
     const double computed = MPI_Wtime() - from;
@@ -165,7 +187,7 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
   balancer->finish(items);
   out.balancer_seconds += MPI_Wtime() - t;
 
-  const std::string verdict = check(items, total, o.work, o.item_bytes, comm);
+  const std::string verdict = check(items, total, o.work, o.item_bytes, rays, comm);
   std::uint64_t moved = 0;
   MPI_Reduce(&balancer->received, &moved, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
   std::vector<double> seconds(static_cast<std::size_t>(size));
@@ -189,10 +211,10 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
     if (!f) throw std::runtime_error("--trace " + o.trace + ": cannot write");
   }
   if (o.header) std::cout << kHeader << "\n";
-  std::printf("%d,%s,%s,%g,%zu,%llu,%ld,%.6f,%llu,%.6f,%.6f,%.4f,%s\n", size, o.balancer.c_str(), o.initial.c_str(), o.ratio,
+  std::printf("%d,%s,%s,%g,%zu,%llu,%ld,%.6f,%llu,%.6f,%.6f,%.4f,%s,%s\n", size, o.balancer.c_str(), o.initial.c_str(), o.ratio,
               o.item_bytes, static_cast<unsigned long long>(total), o.work, out.time_to_solution,
               static_cast<unsigned long long>(moved), max_seconds, sum_seconds / size,
-              imbalance / static_cast<double>(out.imbalance.size()), per_rank.c_str());
+              imbalance / static_cast<double>(out.imbalance.size()), per_rank.c_str(), o.kernel.c_str());
   return 0;
 }
 
@@ -219,9 +241,13 @@ int main(int argc, char** argv) {
       ->check(hetlb::cli::whole_number<long>(1, 1000000));
   app.add_option("--work", o.work, "iterations: every item processed this many times")->capture_default_str()
       ->check(hetlb::cli::whole_number<long>(1, 1000000));
-  app.add_option("--ratio", o.ratio, "ms per item on the slowest rank (emulated by waiting)")->capture_default_str();
+  app.add_option("--ratio", o.ratio, "ms per item on the slowest rank (seismic: the mean; emulated by waiting)")
+      ->capture_default_str();
+  app.add_option("--kernel", o.kernel, "synthetic (every item costs --ratio) or seismic (examples/seismic's rays, "
+                 "each costing its traced segment count, scaled to a mean of --ratio)")
+      ->check(CLI::IsMember({"synthetic", "seismic"}))->capture_default_str();
   app.add_option("--item-bytes", o.item_bytes, "bytes per item")->capture_default_str();
-  app.add_option("--seed", o.seed, "seed of the random initial load")->capture_default_str();
+  app.add_option("--seed", o.seed, "seed of the random initial load and of the rays")->capture_default_str();
   app.add_option("--trace", o.trace, "CSV of the iteration-time imbalance over time (rank 0)");
   app.add_flag("--header", o.header, "print the CSV header first");
   app.add_flag("--skip-one", o.skip_one, "test: item 0 skips its first iteration (the check must fail)");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -64,7 +65,9 @@ class NoBalancer : public Balancer {
 };
 
 // hetlb's static plan: the exact integer split of RR-4770 for computation costs 1 / speed (no
-// communication cost), applied once by moving items in id order (MPI_Alltoallv).
+// communication cost), applied once by moving items in id order (MPI_Alltoallv). With item costs, rank
+// r's planned fraction of the items becomes its fraction of the total cost: it gets the items whose
+// cost midpoints, in the global order, fall in its range (with unit costs, exactly the plan's counts).
 class StaticBalancer : public Balancer {
  public:
   StaticBalancer(const BalancerSettings& s, MPI_Comm comm) : settings_(s), comm_(comm) {}
@@ -92,16 +95,27 @@ class StaticBalancer : public Balancer {
     std::vector<std::uint64_t> target(p, 0);
     for (std::size_t k = 0; k < result.problem.platform_index.size(); ++k)
       target[result.problem.platform_index[k]] = static_cast<std::uint64_t>(result.plan.items[k]);
-    // Item j of the global order (rank, then id) goes to the rank whose target range holds j.
-    std::uint64_t first = 0;
-    for (int r = 0; r < rank; ++r) first += counts[static_cast<std::size_t>(r)];
-    std::vector<std::uint64_t> bound(p + 1, 0);
-    for (std::size_t r = 0; r < p; ++r) bound[r + 1] = bound[r] + target[r];
+    // The items of the global order (rank, then id), each with its cost: an item goes to the rank whose
+    // target range of cumulated cost holds the item's midpoint.
+    const auto cost = [&](std::uint64_t id) { return settings_.costs.empty() ? 1.0 : settings_.costs.at(id); };
+    double my_cost = 0;
+    for (const auto& entry : items) my_cost += cost(entry.first);
+    std::vector<double> costs(p);
+    MPI_Allgather(&my_cost, 1, MPI_DOUBLE, costs.data(), 1, MPI_DOUBLE, comm_);
+    double before = 0, whole = 0;
+    for (std::size_t r = 0; r < p; ++r) (r < static_cast<std::size_t>(rank) ? before : whole) += costs[r];
+    whole += before;
+    std::vector<double> bound(p + 1, 0);
+    std::uint64_t planned = 0;
+    for (std::size_t r = 0; r < p; ++r) planned += target[r], bound[r + 1] = whole * static_cast<double>(planned) / static_cast<double>(n);
+    bound[p] = std::numeric_limits<double>::infinity();
     const std::size_t record = sizeof(std::uint64_t) + settings_.item_bytes;
     std::vector<std::vector<unsigned char>> out(p);
-    std::uint64_t j = first;
-    for (auto it = items.begin(); it != items.end(); ++j) {
-      const auto dest = static_cast<std::size_t>(std::upper_bound(bound.begin(), bound.end(), j) - bound.begin() - 1);
+    double at_cost = before;
+    for (auto it = items.begin(); it != items.end();) {
+      const double c = cost(it->first), middle = at_cost + c / 2;
+      at_cost += c;
+      const auto dest = static_cast<std::size_t>(std::upper_bound(bound.begin(), bound.end(), middle) - bound.begin() - 1);
       if (dest == static_cast<std::size_t>(rank)) {
         ++it;
         continue;
@@ -186,13 +200,15 @@ class HetlbBalancer : public Balancer {
   std::unique_ptr<hetlb::mpi::Diffusion> lb_;
 };
 
-// Zoltan every P iterations: part sizes = the speeds measured since the last repartition (items per
-// second of computing); a rank that computed nothing since then reports none and gets the mean of the
+// Zoltan every P iterations: part sizes = the speeds measured since the last repartition (cost
+// processed per second of computing: items per second when every item costs 1), object weights = the
+// items' costs; a rank that computed nothing since then reports none and gets the mean of the
 // others'. Method BLOCK: parts are consecutive runs of the objects in (rank, local id) order, so when
 // the sizes change little most items stay where they are.
 class ZoltanBalancer : public Balancer {
  public:
-  ZoltanBalancer(long period, const BalancerSettings& s, MPI_Comm comm) : period_(period), item_bytes_(s.item_bytes), comm_(comm) {}
+  ZoltanBalancer(long period, const BalancerSettings& s, MPI_Comm comm)
+      : period_(period), item_bytes_(s.item_bytes), costs_(s.costs), comm_(comm) {}
   void start(ItemMap&) override {}
   void after_iteration(ItemMap& items, long iteration, double computed, double processed) override {
     seconds_ += computed;
@@ -214,7 +230,10 @@ class ZoltanBalancer : public Balancer {
     else zoltan_->set_part_sizes(speeds);
     Partitioner& zoltan = *zoltan_;
     Objects objects;
-    for (const auto& entry : items) objects.ids.push_back(static_cast<ZOLTAN_ID_TYPE>(entry.first));
+    for (const auto& entry : items) {
+      objects.ids.push_back(static_cast<ZOLTAN_ID_TYPE>(entry.first));
+      if (!costs_.empty()) objects.weights.push_back(static_cast<float>(costs_.at(entry.first)));
+    }
     zoltan.partition(objects);
     std::vector<std::uint64_t> left;
     Migration m;
@@ -237,6 +256,7 @@ class ZoltanBalancer : public Balancer {
  private:
   long period_;
   std::size_t item_bytes_;
+  std::vector<double> costs_;
   MPI_Comm comm_;
   double seconds_ = 0, processed_ = 0;
   std::unique_ptr<Partitioner> zoltan_;

@@ -3,14 +3,17 @@
 // in a map (id -> bytes), computes each one once per iteration, then calls its balancer, which may move
 // items (always whole items at the iteration boundary, so every item is processed exactly --work times).
 //   none                 no balancing;
-//   static               hetlb's exact plan (RR-4770) from the given speeds, computed and applied once;
+//   static               hetlb's exact plan (RR-4770) from the given speeds, computed and applied once
+//                        (with item costs: each rank's share of the plan becomes its share of the cost);
 //   besteffort1|besteffort2|makhoul[-vl]
 //                        hetlb's diffusion runtime, bulk-synchronous, balancing by time with measured
 //                        speeds (best effort k = 1 or 2, Makhoul; -vl: with virtual load);
 //   zoltan:P             after iteration 1 and then every P iterations, a synchronous repartition:
 //                        Zoltan_LB_Partition (method BLOCK) with part sizes (Zoltan_LB_Set_Part_Sizes)
-//                        the speeds each rank measured since the last one, and Zoltan_Migrate with
-//                        pack/unpack callbacks.
+//                        the speeds each rank measured since the last one (cost processed per second),
+//                        the items' costs as object weights, and Zoltan_Migrate with pack/unpack
+//                        callbacks.
+// hetlb's runtime moves items by count: it sees only the time each iteration took, never the costs.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -39,6 +42,7 @@ struct BalancerSettings {
   std::vector<double> speeds;  // given (static); one per rank
   double tau = 1e-3;           // hetlb: minimum balancing period (the simulator's tau)
   std::size_t item_bytes = 64;
+  std::vector<double> costs;   // each item's cost by id, relative (empty: every item costs 1)
 };
 
 class Balancer {
@@ -46,7 +50,8 @@ class Balancer {
   virtual ~Balancer() = default;
   // Collective; before the first iteration (items already in `items`).
   virtual void start(ItemMap& items) = 0;
-  // Collective; after each iteration: `computed` s spent on `processed` items this iteration.
+  // Collective; after each iteration: `computed` s spent on `processed` items (their summed costs)
+  // this iteration.
   virtual void after_iteration(ItemMap& items, long iteration, double computed, double processed) = 0;
   // Collective; after the last iteration.
   virtual void finish(ItemMap& items) = 0;

@@ -20,7 +20,8 @@ struct Callbacks {
     for (std::size_t i = 0; i < o.ids.size(); ++i) {
       gids[i] = o.ids[i];
       lids[i] = static_cast<ZOLTAN_ID_TYPE>(i);
-      for (int w = 0; w < wdim; ++w) weights[i * static_cast<std::size_t>(wdim) + static_cast<std::size_t>(w)] = 1.0f;
+      for (int w = 0; w < wdim; ++w)
+        weights[i * static_cast<std::size_t>(wdim) + static_cast<std::size_t>(w)] = o.weights.empty() ? 1.0f : o.weights[i];
     }
     *ierr = ZOLTAN_OK;
   }

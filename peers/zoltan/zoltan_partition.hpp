@@ -13,10 +13,11 @@
 
 namespace peers {
 
-// This rank's objects: global ids, unit weights (the scatter model's identical items) and, for RCB,
-// 2-D coordinates (x0, y0, x1, y1, ...).
+// This rank's objects: global ids, weights (empty: unit weights, the scatter model's identical items;
+// else one per object, its cost) and, for RCB, 2-D coordinates (x0, y0, x1, y1, ...).
 struct Objects {
   std::vector<ZOLTAN_ID_TYPE> ids;
+  std::vector<float> weights;
   std::vector<double> xy;
 };
 
