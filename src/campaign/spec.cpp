@@ -18,6 +18,7 @@
 
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/run_scale.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
@@ -48,7 +49,8 @@ using nlohmann::json;
 const std::set<std::string> kSpecKeys = {
     "spec_version", "description", "results", "mode", "strategies", "virtual_load", "integer", "estimates",
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
-    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data", "balance"};
+    "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data", "balance",
+    "strategy_params"};
 
 // x as a T when it is a whole number (an integer, or a whole float up to 2^53) within T's range.
 template <class T>
@@ -107,6 +109,42 @@ bool is_file(const std::string& s) {
 }
 
 std::string num(double x) { return fmt::format("{}", x); }
+
+// A "strategies" entry: NAME (a registered strategy or plugin:PATH) or NAME:K, K the strategy's
+// parameter k (the study's "besteffort:2"); its other parameters from "strategy_params".
+struct SpecStrategy {
+  std::string name, k = "1";
+  std::vector<std::string> params;  // NAME=VALUE for --param
+};
+
+SpecStrategy spec_strategy(const std::string& entry, const json& params) {
+  SpecStrategy out;
+  out.name = entry;
+  const auto colon = entry.find(':');
+  if (colon != std::string::npos && entry.rfind("plugin:", 0) != 0) {
+    out.name = entry.substr(0, colon);
+    const std::string value = entry.substr(colon + 1);
+    diffusion::Strategy probe(out.name);
+    if (!probe.has("k"))
+      throw Error(fmt::format("strategy {} has no parameter k; expected NAME:K only for a strategy with k", out.name));
+    probe.set("k=" + value);
+    out.k = num(probe.param("k"));
+  }
+  diffusion::Strategy strategy(out.name, std::stod(out.k));
+  for (const auto& [name, value] : params.items()) {
+    if (name == "k" && strategy.has("k")) {
+      if (colon != std::string::npos && entry.rfind("plugin:", 0) != 0)
+        throw Error(fmt::format("k given twice (in the entry and in \"strategy_params\"); expected one"));
+      strategy.set("k", value.get<double>());
+      out.k = num(value.get<double>());
+      continue;
+    }
+    const std::string text = value.is_boolean() ? (value.get<bool>() ? "true" : "false") : num(value.get<double>());
+    strategy.set(name + "=" + text);
+    out.params.push_back(name + "=" + text);
+  }
+  return out;
+}
 
 std::string read_version(const Reader& r) {
   if (!r.spec.contains("spec_version"))
@@ -181,19 +219,31 @@ Spec read_spec(const std::string& path) {
   if (spec.contains("description") && !spec.at("description").is_string())
     r.fail("description", spec.at("description"), "a string");
 
+  const std::string strategy_names =
+      fmt::format("{}, plugin:PATH or NAME:K for a strategy with parameter k (K >= 1)", diffusion::builtin_names());
   const auto strategies = r.checked<std::string>(
-      "strategies", {"besteffort:1", "besteffort:2", "besteffort:4", "makhoul"},
-      "none, simple, makhoul, besteffort or besteffort:K (K >= 1)", [](const std::string& st) {
-        if (st == "none" || st == "simple" || st == "makhoul" || st == "besteffort") return true;
-        if (st.rfind("besteffort:", 0) != 0) return false;
-        try {
-          std::size_t used = 0;
-          const double k = std::stod(st.substr(11), &used);
-          return used == st.size() - 11 && k >= 1 && std::isfinite(k);
-        } catch (const std::exception&) {
-          return false;
-        }
-      });
+      "strategies", {"besteffort:1", "besteffort:2", "besteffort:4", "makhoul"}, strategy_names,
+      [](const std::string& st) { return st.find_first_of(",\"\n\r") == std::string::npos; });
+  // Each entry's strategy (a plug-in is loaded and checked here, before any run) and its parameters
+  // from "strategy_params": {"ENTRY": {"NAME": VALUE, ...}}.
+  if (spec.contains("strategy_params")) {
+    const json& sp = spec.at("strategy_params");
+    if (!sp.is_object()) r.fail("strategy_params", sp, "an object {\"STRATEGY\": {\"PARAMETER\": VALUE}}");
+    for (const auto& [entry, params] : sp.items()) {
+      if (std::find(strategies.begin(), strategies.end(), entry) == strategies.end())
+        r.fail("strategy_params", json(entry), "entries of \"strategies\"");
+      if (!params.is_object()) r.fail("strategy_params", params, "an object {\"PARAMETER\": VALUE}");
+      for (const auto& [name, value] : params.items())
+        if (!value.is_number() && !value.is_boolean())
+          r.fail("strategy_params", value, fmt::format("a number or a boolean for parameter {} of {}", name, entry));
+    }
+  }
+  std::map<std::string, SpecStrategy> strategy_of_entry;
+  for (const auto& st : strategies) try {
+      strategy_of_entry[st] = spec_strategy(st, spec.value("strategy_params", json::object()).value(st, json::object()));
+    } catch (const Error& e) {
+      throw Error(fmt::format("campaign \"{}\": \"strategies\" {}: {}", path, st, e.what()));
+    }
   const auto virt = r.list<bool>("virtual_load", {false, true}, "booleans");
   const auto integer = r.list<bool>("integer", {false, true}, "booleans");
   const auto estimates = r.checked<std::string>("estimates", {"accounted"}, "accounted or reported",
@@ -301,10 +351,9 @@ Spec read_spec(const std::string& path) {
                           for (double limit : limits)
                             for (double mc : min_comp)
                               for (double ml : min_lb) {
-                                const auto colon = st.find(':');
-                                const std::string name = st.substr(0, colon);
-                                const std::string k =
-                                    colon == std::string::npos ? "1" : num(std::stod(st.substr(colon + 1)));
+                                const SpecStrategy& strategy = strategy_of_entry.at(st);
+                                const std::string& name = strategy.name;
+                                const std::string& k = strategy.k;
                                 const long long run_iterations = s.mode == "fixed_duration" ? kNeverConverge : it;
                                 // tau: the time to compute the average load (docs/simulation.md).
                                 const double seconds = in_tau ? limit * diffusion::tau_of(load, ratio) : limit;
@@ -324,6 +373,7 @@ Spec read_spec(const std::string& path) {
                                 if (s.lb_phase != "aligned") x.args.insert(x.args.end(), {"--lb-phase", s.lb_phase});
                                 if (s.coalesce_data) x.args.push_back("--coalesce-data");
                                 if (s.balance != "load") x.args.insert(x.args.end(), {"--balance", s.balance});
+                                for (const std::string& p : strategy.params) x.args.insert(x.args.end(), {"--param", p});
                                 if (v) x.args.push_back("--virtual-load");
                                 if (in) x.args.push_back("--integer");
                                 x.key = join_key(x.values);

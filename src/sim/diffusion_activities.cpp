@@ -190,7 +190,7 @@ void balancing_activity(World& w, Node& n) {
     if (w.config.balance == diffusion::Balance::time) n.state.set_speed(current_speed(n.host) / kGigaflops);
     DecisionEvent event;
     if (observer) event.own_before = n.state.own_view();
-    const std::vector<double>& t = n.state.decide(w.config.strategy);
+    const std::vector<double>& t = n.state.decide(w.config.strategy, {n.id, start});
     bool quiet = std::none_of(t.begin(), t.end(), [](double x) { return x > 0; });
     if (observer) {
       event.node = n.id;

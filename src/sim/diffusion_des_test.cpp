@@ -150,15 +150,15 @@ Outcome simulated(DiffusionConfig c, const std::string& platform_file, int nodes
 struct Setting {
   std::string topology;
   int nodes;
-  diffusion::StrategyKind strategy;
+  std::string strategy;
   double k;
   bool virt, integer;
   std::string initial;
   double ratio;
   diffusion::BalancingPhase lb_phase = diffusion::BalancingPhase::aligned;
   std::string name() const {
-    return fmt::format("{} {} {}{}{}{} {} ratio {} {}", topology, nodes, diffusion::to_string(strategy),
-                       strategy == diffusion::StrategyKind::besteffort ? fmt::format(" k={}", k) : "",
+    return fmt::format("{} {} {}{}{}{} {} ratio {} {}", topology, nodes, strategy,
+                       strategy == "besteffort" ? fmt::format(" k={}", k) : "",
                        virt ? " virtual" : "", integer ? " integer" : " real", initial, ratio,
                        diffusion::to_string(lb_phase));
   }
@@ -166,7 +166,7 @@ struct Setting {
     DiffusionConfig c;
     c.nodes = nodes;
     c.topology = topology;
-    c.strategy = {strategy, k, integer};
+    c.strategy = diffusion::Strategy(strategy, k, integer);
     c.virtual_load = virt;
     c.initial = initial;
     c.ratio = ratio;
@@ -182,12 +182,11 @@ struct Setting {
 // and integer load, single and random initial load, ratios 1 and 0.1: 64 settings, each on the next
 // graph of 2 to 8 nodes in turn.
 std::vector<Setting> matrix() {
-  using diffusion::StrategyKind;
   const std::vector<std::pair<std::string, int>> graphs{{"line", 2},      {"line", 5},  {"ring", 6},  {"complete", 4},
                                                         {"hypercube", 8}, {"torus", 6}, {"ring", 3},  {"torus", 8},
                                                         {"complete", 7},  {"torus", 4}, {"line", 8}};
-  const std::vector<std::pair<StrategyKind, double>> strategies{
-      {StrategyKind::besteffort, 1}, {StrategyKind::besteffort, 2}, {StrategyKind::makhoul, 1}, {StrategyKind::simple, 1}};
+  const std::vector<std::pair<std::string, double>> strategies{
+      {"besteffort", 1}, {"besteffort", 2}, {"makhoul", 1}, {"simple", 1}};
   std::vector<Setting> settings;
   std::size_t g = 0;
   for (const auto& [kind, k] : strategies)
