@@ -9,6 +9,7 @@
 
 #include "diffusion_world.hpp"
 #include "hetlb/diffusion/time_imbalance.hpp"
+#include "hetlb/error.hpp"
 #include "unlike_speeds.hpp"
 
 namespace hetlb::sim::detail {
@@ -190,7 +191,15 @@ void balancing_activity(World& w, Node& n) {
     if (w.config.balance == diffusion::Balance::time) n.state.set_speed(current_speed(n.host) / kGigaflops);
     DecisionEvent event;
     if (observer) event.own_before = n.state.own_view();
-    const std::vector<double>& t = n.state.decide(w.config.strategy, {n.id, start});
+    std::vector<double> t;
+    try {
+      t = n.state.decide(w.config.strategy, {n.id, start});
+    } catch (const Error& e) {
+      // A faulty plug-in decision ends the run as an error (never clamped): simulate_diffusion throws it.
+      if (w.error.empty()) w.error = e.what();
+      w.finish(start);
+      return;
+    }
     bool quiet = std::none_of(t.begin(), t.end(), [](double x) { return x > 0; });
     if (observer) {
       event.node = n.id;

@@ -165,6 +165,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   s4u::Engine::on_time_advance_cb([](double) { ++dates; });
   w.wall_start = w.last_progress = wall_now();
   detail::run_engine(*engine, "diffusion simulation");
+  if (!w.error.empty()) throw Error(w.error);
   const double wall = wall_now() - w.wall_start;
 
   DiffusionResult r;
