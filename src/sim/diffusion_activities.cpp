@@ -145,6 +145,10 @@ void computing_activity(World& w, Node& n) {
     n.iteration_start = start;
     n.iteration_recorded = false;
     n.state.take_in();
+    // Releasing what is owed moves it from the real load and the owed amount at once, which can
+    // change the own view's last bit: a parked balancer would then no longer repeat its last
+    // iteration identically (the reference model's next report differs), so it is woken.
+    const double view_before = n.state.own_view();
     for (std::size_t p = 0; p < n.neighbours.size(); ++p) {
       if (w.config.coalesce_data && n.data_in_flight_to[p] > 0) continue;  // owed until that one arrives
       const double a = n.state.release(static_cast<int>(p));
@@ -158,6 +162,7 @@ void computing_activity(World& w, Node& n) {
       m.amount = a;
       send(w, n.data_sends, w.nodes[n.neighbours[p]].data_box, m, a * kUnitBytes);
     }
+    if (n.state.own_view() != view_before) wake_balancer(n);
     if (n.state.real() > 0) s4u::this_actor::execute(n.state.real() * w.flops_per_unit);
     if (w.finished) break;
     ++n.comp_iterations;
