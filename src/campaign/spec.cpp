@@ -31,6 +31,15 @@ const std::vector<std::string> kKeyColumns = {
     "spec_version", "mode", "strategy", "k", "virtual_load", "integer", "estimates", "platform", "nodes", "topology",
     "initial", "ratio", "seed", "load_per_node", "iterations", "time_limit", "min_comp_iter", "min_lb_iter"};
 
+bool CompareGroups::is_subject(const std::string& strategy) const {
+  return std::find(subject.begin(), subject.end(), strategy) != subject.end();
+}
+
+bool CompareGroups::is_against(const std::string& strategy) const {
+  if (strategy == baseline || is_subject(strategy)) return false;
+  return against.empty() || std::find(against.begin(), against.end(), strategy) != against.end();
+}
+
 std::string Setting::value(const std::string& column) const {
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i)
     if (kKeyColumns[i] == column) return values[i];
@@ -50,7 +59,7 @@ const std::set<std::string> kSpecKeys = {
     "spec_version", "description", "results", "mode", "strategies", "virtual_load", "integer", "estimates",
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
     "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data", "balance",
-    "strategy_params"};
+    "strategy_params", "compare"};
 
 // x as a T when it is a whole number (an integer, or a whole float up to 2^53) within T's range.
 template <class T>
@@ -238,11 +247,48 @@ Spec read_spec(const std::string& path) {
           r.fail("strategy_params", value, fmt::format("a number or a boolean for parameter {} of {}", name, entry));
     }
   }
+  // The comparison of the summary: {"subject": [names], "against": [names], "baseline": name}, every
+  // name a strategy of "strategies" (labels from the registry).
+  if (spec.contains("compare")) {
+    const json& cmp = spec.at("compare");
+    if (!cmp.is_object()) r.fail("compare", cmp, "an object {\"subject\": [...], \"against\": [...], \"baseline\": ...}");
+    std::set<std::string> names;
+    for (const auto& st : strategies) names.insert(st.rfind("plugin:", 0) == 0 ? st : st.substr(0, st.find(':')));
+    const auto names_of = [&](const std::string& key) {
+      std::vector<std::string> out;
+      const json& v = cmp.at(key);
+      if (!v.is_array() || v.empty()) r.fail("compare", v, fmt::format("\"{}\": a non-empty list of strategy names", key));
+      for (const json& x : v) {
+        if (!x.is_string() || !names.count(x.get<std::string>()))
+          r.fail("compare", x, fmt::format("\"{}\": names of strategies listed in \"strategies\"", key));
+        out.push_back(x.get<std::string>());
+      }
+      return out;
+    };
+    const auto labels = [](const std::vector<std::string>& list) {
+      std::string text;
+      for (std::size_t i = 0; i < list.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == list.size() ? " and " : ", ") + diffusion::find_rule(list[i]).label;
+      return text;
+    };
+    for (const auto& [key, value] : cmp.items())
+      if (key != "subject" && key != "against" && key != "baseline") r.fail("compare", json(key), "subject, against or baseline");
+    if (cmp.contains("subject")) s.compare.subject = names_of("subject");
+    if (cmp.contains("baseline")) {
+      const json& b = cmp.at("baseline");
+      if (!b.is_string()) r.fail("compare", b, "\"baseline\": a strategy name");
+      s.compare.baseline = b.get<std::string>();
+    }
+    s.compare.against.clear();
+    if (cmp.contains("against")) s.compare.against = names_of("against");
+    s.compare.subject_label = labels(s.compare.subject);
+    s.compare.against_label = s.compare.against.empty() ? "the others" : labels(s.compare.against);
+  }
   std::map<std::string, SpecStrategy> strategy_of_entry;
   for (const auto& st : strategies) try {
       strategy_of_entry[st] = spec_strategy(st, spec.value("strategy_params", json::object()).value(st, json::object()));
     } catch (const Error& e) {
-      throw Error(fmt::format("campaign \"{}\": \"strategies\" {}: {}", path, st, e.what()));
+      r.fail("strategies", json(st), fmt::format("{} ({})", strategy_names, e.what()));
     }
   const auto virt = r.list<bool>("virtual_load", {false, true}, "booleans");
   const auto integer = r.list<bool>("integer", {false, true}, "booleans");
