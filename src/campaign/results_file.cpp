@@ -25,7 +25,9 @@ namespace hetlb::campaign {
 const std::vector<std::string> kMetricColumns = {
     "status", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date", "max_convergence_date",
     "data_transfer_amount", "computed_load", "load_spread_percent", "ctrl_messages", "data_messages",
-    "simulated_time", "tau", "streaks_computed", "wall_seconds", "error"};
+    "simulated_time", "tau", "streaks_computed", "wall_seconds", "error",
+    // Appended after "error" (files written before keep their header and stay readable):
+    "strategy_params"};
 
 const std::string& Row::at(const std::string& column) const {
   static const std::string empty;
@@ -292,6 +294,13 @@ std::vector<std::string> metric_cells(const std::string& status, const nlohmann:
       cells.push_back(fmt::format("{:.3f}", wall_seconds));
     else if (column == "error")
       cells.push_back(message);
+    else if (column == "strategy_params" && status == "ok" && result.contains(column) && result.at(column).is_object()) {
+      // Every parameter of the strategy as run, "name=value" joined by ';' (empty: it has none).
+      std::string params;
+      for (const auto& [name, value] : result.at(column).items())
+        params += (params.empty() ? "" : ";") + name + "=" + cell(value);
+      cells.push_back(params);
+    }
     else if (status == "ok" && result.contains(column))
       cells.push_back(cell(result.at(column)));
     else
