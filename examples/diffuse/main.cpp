@@ -15,12 +15,14 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
 #include "hetlb/io/build_json.hpp"
 #include "hetlb/build_info.hpp"
 #include "hetlb/diffusion/initial_load.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "hetlb/mpi/option_agreement.hpp"
 #include "items.hpp"
@@ -46,7 +48,7 @@ struct Options {
   std::size_t item_bytes = 64;
   // Unlike ranks and fixed work (run_options.cpp).
   std::string mode, balance = "load", speeds, speed_source = "measured", plot;
-  std::vector<std::string> slowdowns;
+  std::vector<std::string> slowdowns, params;
   long work = 0;
 };
 
@@ -77,7 +79,8 @@ void add_options(CLI::App& app, Options& o) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a later option wins
   app.add_option("--topology", o.topology, "line, ring, torus, hypercube, complete, or an edge-list file")
       ->capture_default_str();
-  app.add_option("--strategy", o.strategy, "none, simple, makhoul, besteffort")->capture_default_str();
+  app.add_option("--strategy", o.strategy, hetlb::diffusion::strategy_help())->capture_default_str();
+  app.add_option("--param", o.params, "NAME=VALUE: a parameter of the strategy (repeatable)")->take_all()->allow_extra_args(false);
   app.add_option("--k", o.k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();
   app.add_flag("--virtual-load", o.virtual_load, "announce transfers on control messages (virtual load)");
   app.add_flag("--integer", o.integer, "integer load (round down, then DASUD's unit rules)");
@@ -115,6 +118,8 @@ constexpr double kMaxRatio = 1e6;              // 1e12 flops per item: about 100
 constexpr double kMaxItemBytesInAll = 0x1p34;  // 16 GiB of items over every rank
 constexpr std::size_t kMaxItemBytes = std::size_t{1} << 30;
 void check_options(const Options& o) {
+  // The strategy and its parameters (a plug-in loaded and checked); k is the runtime's to check.
+  hetlb::diffusion::strategy_of(o.strategy, o.k >= 1 ? o.k : 1.0, false, o.params, o.integer);
   if (!(o.ratio > 0 && o.ratio <= kMaxRatio))
     throw hetlb::Error(fmt::format("--ratio {}: expected a positive ratio of at most {:g} ({:g} flops per item)",
                                    o.ratio, kMaxRatio, kMaxRatio * 1e6));
@@ -150,7 +155,8 @@ int run(const Options& o, int rank, int size) {
   // --progress, --thread-level: each rank's own way of progressing).
   if (!hetlb::mpi::check_options_agree(
           MPI_COMM_WORLD, "hetlb-diffuse",
-          {{"--topology", o.topology}, {"--strategy", o.strategy}, {"--k", o.k}, {"--virtual-load", o.virtual_load},
+          {{"--topology", o.topology}, {"--strategy", o.strategy}, {"--k", o.k},
+           {"--param", fmt::format("{}", fmt::join(o.params, " "))}, {"--virtual-load", o.virtual_load},
            {"--integer", o.integer}, {"--initial", o.initial}, {"--load-per-node", o.load_per_node},
            {"--seed", o.seed}, {"--iterations", o.iterations}, {"--ratio", o.ratio}, {"--kernel", o.kernel},
            {"--item-bytes", o.item_bytes}, {"--min-lb-iter", o.min_lb}, {"--min-comp-iter", o.min_comp},
@@ -184,6 +190,7 @@ int run(const Options& o, int rank, int size) {
   options.topology = o.topology;
   options.strategy = o.strategy;
   options.k = o.k;
+  options.strategy_params = o.params;
   options.virtual_load = o.virtual_load;
   options.integer = o.integer;
   options.iterations = o.iterations;

@@ -13,6 +13,7 @@
 
 #include "forked_call.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/scatter/solve.hpp"
@@ -72,11 +73,8 @@ std::string simulate_diffusion(const std::string& platform, long long nodes, con
     throw Error(fmt::format("trace_interval = {}: expected a positive number", trace_interval));
   c.nodes = nodes < 0 ? 16 : static_cast<int>(nodes);
   c.topology = topology;
-  c.strategy.kind = diffusion::parse_strategy(strategy);
-  c.strategy.k = k;
+  c.strategy = diffusion::strategy_of(strategy, k, residue_equal, {}, integer);
   c.virtual_load = virtual_load;
-  c.strategy.integer = integer;
-  c.strategy.residue_equal = residue_equal;
   c.coalesce_data = coalesce_data;
   c.estimates = diffusion::parse_estimates(estimates);
   c.lb_phase = diffusion::parse_balancing_phase(lb_phase);

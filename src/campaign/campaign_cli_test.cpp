@@ -275,6 +275,29 @@ TEST(CampaignCli, StaggeredPhasesAreTheirOwnVersion) {
 // balance: "load" (the default) keeps the version, so committed rows keep their meaning; "time" runs
 // --balance time under "VERSION+time". On the real Grid'5000 subset time balancing converges to other
 // shares (different dates and data moved); on equal speeds it gives the load rows' metrics.
+// Strategy parameters from the spec reach the runs (--param) and their own column, appended after
+// "error"; a strategy without k records k = 1 as before and nothing in strategy_params.
+TEST(CampaignCli, StrategyParametersHaveTheirOwnColumn) {
+  const std::string spec = tmp("params.json"), csv = tmp("params.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": ["besteffort:2", "makhoul", "simple"],
+    "strategy_params": {"simple": {"residue_equal": true}}, "virtual_load": false, "integer": false,
+    "platforms": "cluster", "nodes": 4, "topologies": "ring", "initial": "single", "ratios": 1, "results": ")"
+                      << csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec + " -j 2", &out, &err), 0) << err;
+  const std::string header = slurp(csv).substr(0, slurp(csv).find('\n'));
+  EXPECT_EQ(header.substr(header.size() - std::string(",error,strategy_params").size()), ",error,strategy_params");
+  std::map<std::string, std::string> params;
+  for (const auto& r : rows(csv)) params[r.at("strategy")] = r.at("strategy_params");
+  EXPECT_EQ(params["besteffort"], "k=2");
+  EXPECT_EQ(params["makhoul"], "");
+  EXPECT_EQ(params["simple"], "residue_equal=1");
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": ["makhoul"], "strategy_params": {"makhoul": {"k": 2}}})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("strategy makhoul: unknown parameter \"k\""), std::string::npos) << err;
+}
+
 TEST(CampaignCli, TimeBalancingIsItsOwnVersion) {
   const std::string load = tmp("balance-load.json"), time = tmp("balance-time.json");
   const std::string load_csv = tmp("balance-load.csv"), time_csv = tmp("balance-time.csv");

@@ -164,8 +164,10 @@ void plot_comparison(const Comparison& c, const std::string& path) {
     paired_chart(kp, what + ", smallest k", what + ", larger k", "Best effort's k, paired runs", paths[2]);
   const auto dp = duel_pairs(c);
   if (!dp.empty())
-    paired_chart(dp, what + ", best effort's best", what + ", best of Makhoul and simple",
-                 "Best effort against Makhoul and simple, per configuration (above the diagonal: best effort " +
+    paired_chart(dp, what + ", " + c.groups.subject_label + "'s best", what + ", best of " + c.groups.against_label,
+                 (c.groups.subject_label == "best effort" ? std::string("Best effort") : c.groups.subject_label) +
+                     " against " + c.groups.against_label + ", per configuration (above the diagonal: " +
+                     c.groups.subject_label + " " +
                      std::string(c.lower_is_better ? "faster" : "computes less") + ")",
                  paths[3]);
 }

@@ -26,8 +26,9 @@ const std::vector<std::string> kMetricColumns = {
     "status", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date", "max_convergence_date",
     "data_transfer_amount", "computed_load", "load_spread_percent", "ctrl_messages", "data_messages",
     "simulated_time", "tau", "streaks_computed", "wall_seconds", "error",
-    // Appended after "error" (files written before them lack them: read as empty cells).
-    "build"};
+    // Appended after "error" (files written before them lack them: read as empty cells): the build, and
+    // every parameter of the strategy as run.
+    "build", "strategy_params"};
 
 std::string build_of(const Row& row) {
   const std::string& b = row.at("build");
@@ -381,6 +382,13 @@ std::vector<std::string> metric_cells(const std::string& status, const nlohmann:
                               result.at("build").contains("id") && result.at("build").at("id").is_string()
                           ? result.at("build").at("id").get<std::string>()
                           : build);
+    else if (column == "strategy_params" && status == "ok" && result.contains(column) && result.at(column).is_object()) {
+      // Every parameter of the strategy as run, "name=value" joined by ';' (empty: it has none).
+      std::string params;
+      for (const auto& [name, value] : result.at(column).items())
+        params += (params.empty() ? "" : ";") + name + "=" + cell(value);
+      cells.push_back(params);
+    }
     else if (status == "ok" && result.contains(column))
       cells.push_back(cell(result.at(column)));
     else

@@ -19,6 +19,7 @@
 #include "hetlb/diffusion/imbalance_curve.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/run_scale.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
@@ -30,6 +31,15 @@ namespace hetlb::campaign {
 const std::vector<std::string> kKeyColumns = {
     "spec_version", "mode", "strategy", "k", "virtual_load", "integer", "estimates", "platform", "nodes", "topology",
     "initial", "ratio", "seed", "load_per_node", "iterations", "time_limit", "min_comp_iter", "min_lb_iter"};
+
+bool CompareGroups::is_subject(const std::string& strategy) const {
+  return std::find(subject.begin(), subject.end(), strategy) != subject.end();
+}
+
+bool CompareGroups::is_against(const std::string& strategy) const {
+  if (strategy == baseline || is_subject(strategy)) return false;
+  return against.empty() || std::find(against.begin(), against.end(), strategy) != against.end();
+}
 
 std::string Setting::value(const std::string& column) const {
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i)
@@ -50,7 +60,7 @@ const std::set<std::string> kSpecKeys = {
     "spec_version", "description", "results", "mode", "strategies", "virtual_load", "integer", "estimates",
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
     "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data", "balance",
-    "metrics_at", "imbalance_integral"};
+    "metrics_at", "imbalance_integral", "strategy_params", "compare"};
 
 // x as a T when it is a whole number (an integer, or a whole float up to 2^53) within T's range.
 template <class T>
@@ -109,6 +119,42 @@ bool is_file(const std::string& s) {
 }
 
 std::string num(double x) { return fmt::format("{}", x); }
+
+// A "strategies" entry: NAME (a registered strategy or plugin:PATH) or NAME:K, K the strategy's
+// parameter k (the study's "besteffort:2"); its other parameters from "strategy_params".
+struct SpecStrategy {
+  std::string name, k = "1";
+  std::vector<std::string> params;  // NAME=VALUE for --param
+};
+
+SpecStrategy spec_strategy(const std::string& entry, const json& params) {
+  SpecStrategy out;
+  out.name = entry;
+  const auto colon = entry.find(':');
+  if (colon != std::string::npos && entry.rfind("plugin:", 0) != 0) {
+    out.name = entry.substr(0, colon);
+    const std::string value = entry.substr(colon + 1);
+    diffusion::Strategy probe(out.name);
+    if (!probe.has("k"))
+      throw Error(fmt::format("strategy {} has no parameter k; expected NAME:K only for a strategy with k", out.name));
+    probe.set("k=" + value);
+    out.k = num(probe.param("k"));
+  }
+  diffusion::Strategy strategy(out.name, std::stod(out.k));
+  for (const auto& [name, value] : params.items()) {
+    if (name == "k" && strategy.has("k")) {
+      if (colon != std::string::npos && entry.rfind("plugin:", 0) != 0)
+        throw Error(fmt::format("k given twice (in the entry and in \"strategy_params\"); expected one"));
+      strategy.set("k", value.get<double>());
+      out.k = num(value.get<double>());
+      continue;
+    }
+    const std::string text = value.is_boolean() ? (value.get<bool>() ? "true" : "false") : num(value.get<double>());
+    strategy.set(name + "=" + text);
+    out.params.push_back(name + "=" + text);
+  }
+  return out;
+}
 
 std::string read_version(const Reader& r) {
   if (!r.spec.contains("spec_version"))
@@ -209,19 +255,68 @@ Spec read_spec(const std::string& path) {
   if (spec.contains("description") && !spec.at("description").is_string())
     r.fail("description", spec.at("description"), "a string");
 
+  const std::string strategy_names =
+      fmt::format("{}, plugin:PATH or NAME:K for a strategy with parameter k (K >= 1)", diffusion::builtin_names());
   const auto strategies = r.checked<std::string>(
-      "strategies", {"besteffort:1", "besteffort:2", "besteffort:4", "makhoul"},
-      "none, simple, makhoul, besteffort or besteffort:K (K >= 1)", [](const std::string& st) {
-        if (st == "none" || st == "simple" || st == "makhoul" || st == "besteffort") return true;
-        if (st.rfind("besteffort:", 0) != 0) return false;
-        try {
-          std::size_t used = 0;
-          const double k = std::stod(st.substr(11), &used);
-          return used == st.size() - 11 && k >= 1 && std::isfinite(k);
-        } catch (const std::exception&) {
-          return false;
-        }
-      });
+      "strategies", {"besteffort:1", "besteffort:2", "besteffort:4", "makhoul"}, strategy_names,
+      [](const std::string& st) { return st.find_first_of(",\"\n\r") == std::string::npos; });
+  // Each entry's strategy (a plug-in is loaded and checked here, before any run) and its parameters
+  // from "strategy_params": {"ENTRY": {"NAME": VALUE, ...}}.
+  if (spec.contains("strategy_params")) {
+    const json& sp = spec.at("strategy_params");
+    if (!sp.is_object()) r.fail("strategy_params", sp, "an object {\"STRATEGY\": {\"PARAMETER\": VALUE}}");
+    for (const auto& [entry, params] : sp.items()) {
+      if (std::find(strategies.begin(), strategies.end(), entry) == strategies.end())
+        r.fail("strategy_params", json(entry), "entries of \"strategies\"");
+      if (!params.is_object()) r.fail("strategy_params", params, "an object {\"PARAMETER\": VALUE}");
+      for (const auto& [name, value] : params.items())
+        if (!value.is_number() && !value.is_boolean())
+          r.fail("strategy_params", value, fmt::format("a number or a boolean for parameter {} of {}", name, entry));
+    }
+  }
+  // The comparison of the summary: {"subject": [names], "against": [names], "baseline": name}, every
+  // name a strategy of "strategies" (labels from the registry).
+  if (spec.contains("compare")) {
+    const json& cmp = spec.at("compare");
+    if (!cmp.is_object()) r.fail("compare", cmp, "an object {\"subject\": [...], \"against\": [...], \"baseline\": ...}");
+    std::set<std::string> names;
+    for (const auto& st : strategies) names.insert(st.rfind("plugin:", 0) == 0 ? st : st.substr(0, st.find(':')));
+    const auto names_of = [&](const std::string& key) {
+      std::vector<std::string> out;
+      const json& v = cmp.at(key);
+      if (!v.is_array() || v.empty()) r.fail("compare", v, fmt::format("\"{}\": a non-empty list of strategy names", key));
+      for (const json& x : v) {
+        if (!x.is_string() || !names.count(x.get<std::string>()))
+          r.fail("compare", x, fmt::format("\"{}\": names of strategies listed in \"strategies\"", key));
+        out.push_back(x.get<std::string>());
+      }
+      return out;
+    };
+    const auto labels = [](const std::vector<std::string>& list) {
+      std::string text;
+      for (std::size_t i = 0; i < list.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == list.size() ? " and " : ", ") + diffusion::find_rule(list[i]).label;
+      return text;
+    };
+    for (const auto& [key, value] : cmp.items())
+      if (key != "subject" && key != "against" && key != "baseline") r.fail("compare", json(key), "subject, against or baseline");
+    if (cmp.contains("subject")) s.compare.subject = names_of("subject");
+    if (cmp.contains("baseline")) {
+      const json& b = cmp.at("baseline");
+      if (!b.is_string()) r.fail("compare", b, "\"baseline\": a strategy name");
+      s.compare.baseline = b.get<std::string>();
+    }
+    s.compare.against.clear();
+    if (cmp.contains("against")) s.compare.against = names_of("against");
+    s.compare.subject_label = labels(s.compare.subject);
+    s.compare.against_label = s.compare.against.empty() ? "the others" : labels(s.compare.against);
+  }
+  std::map<std::string, SpecStrategy> strategy_of_entry;
+  for (const auto& st : strategies) try {
+      strategy_of_entry[st] = spec_strategy(st, spec.value("strategy_params", json::object()).value(st, json::object()));
+    } catch (const Error& e) {
+      r.fail("strategies", json(st), fmt::format("{} ({})", strategy_names, e.what()));
+    }
   const auto virt = r.list<bool>("virtual_load", {false, true}, "booleans");
   const auto integer = r.list<bool>("integer", {false, true}, "booleans");
   const auto estimates = r.checked<std::string>("estimates", {"accounted"}, "accounted or reported",
@@ -329,10 +424,9 @@ Spec read_spec(const std::string& path) {
                           for (double limit : limits)
                             for (double mc : min_comp)
                               for (double ml : min_lb) {
-                                const auto colon = st.find(':');
-                                const std::string name = st.substr(0, colon);
-                                const std::string k =
-                                    colon == std::string::npos ? "1" : num(std::stod(st.substr(colon + 1)));
+                                const SpecStrategy& strategy = strategy_of_entry.at(st);
+                                const std::string& name = strategy.name;
+                                const std::string& k = strategy.k;
                                 const long long run_iterations = s.mode == "fixed_duration" ? kNeverConverge : it;
                                 // tau: the time to compute the average load (docs/simulation.md).
                                 const double seconds = in_tau ? limit * diffusion::tau_of(load, ratio) : limit;
@@ -352,6 +446,7 @@ Spec read_spec(const std::string& path) {
                                 if (s.lb_phase != "aligned") x.args.insert(x.args.end(), {"--lb-phase", s.lb_phase});
                                 if (s.coalesce_data) x.args.push_back("--coalesce-data");
                                 if (s.balance != "load") x.args.insert(x.args.end(), {"--balance", s.balance});
+                                for (const std::string& p : strategy.params) x.args.insert(x.args.end(), {"--param", p});
                                 if (v) x.args.push_back("--virtual-load");
                                 if (in) x.args.push_back("--integer");
                                 x.args.insert(x.args.end(), metric_args.begin(), metric_args.end());

@@ -26,11 +26,24 @@ struct Setting {
   std::string value(const std::string& column) const;
 };
 
+// The comparison a summary draws (spec key "compare"): the subject strategies' best variant against
+// the best of the others, the baseline a reference only. The default is the study's: best effort
+// against Makhoul and simple (and any other strategy), "none" the baseline.
+struct CompareGroups {
+  std::vector<std::string> subject{"besteffort"};  // strategy names
+  std::vector<std::string> against;                 // empty: every strategy neither subject nor baseline
+  std::string baseline = "none";
+  std::string subject_label = "best effort", against_label = "Makhoul and simple";
+  bool is_subject(const std::string& strategy) const;
+  bool is_against(const std::string& strategy) const;
+};
+
 struct Spec {
   std::string path, version, mode, results;
   std::string lb_phase = "aligned";  // "staggered": version gets "+staggered", runs --lb-phase staggered
   bool coalesce_data = false;        // true: version gets "+coalesced", runs --coalesce-data
   std::string balance = "load";      // "time": version gets "+time", runs --balance time
+  CompareGroups compare;
   double timeout = 0;  // wall seconds per run, 0: none
   // Result columns the spec asks for beyond the fixed ones (appended to the rows, not keys): the load
   // and time imbalance at the dates of "metrics_at", their integrals with "imbalance_integral".

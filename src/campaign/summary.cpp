@@ -32,6 +32,11 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+std::string capitalised(std::string s) {
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+  return s;
+}
+
 std::string g(double x) { return std::isnan(x) ? "-" : fmt::format("{:.4g}", x); }
 
 // Paired table: how often b is better than a, worse, equal, and which converged alone.
@@ -111,8 +116,10 @@ std::vector<Duel> duels(const Comparison& c) {
       Duel d{&conf, virt, nullptr, nullptr};
       bool any_be = false, any_other = false;
       for (const auto& e : conf.entries) {
-        if ((e.setting->value("virtual_load") == "true") != virt || e.setting->value("strategy") == "none") continue;
-        const bool is_be = e.setting->value("strategy") == "besteffort";
+        const std::string& strategy = e.setting->value("strategy");
+        if ((e.setting->value("virtual_load") == "true") != virt) continue;
+        if (!c.groups.is_subject(strategy) && !c.groups.is_against(strategy)) continue;
+        const bool is_be = c.groups.is_subject(strategy);
         (is_be ? any_be : any_other) = true;
         const Entry*& best = is_be ? d.be : d.other;
         if (e.valid && (!best || (c.lower_is_better ? e.value < best->value : e.value > best->value))) best = &e;
@@ -158,15 +165,17 @@ void print_duels(std::ostream& out, const Comparison& c, const std::vector<Duel>
       topologies.push_back(topology_of(d));
   }
   if (topologies.size() > 1) topologies.push_back("all");
+  const std::string& be = c.groups.subject_label;
   out << fmt::format(
-      "\nBest effort against Makhoul and simple, per configuration and virtual-load setting (lead: {}; above 1 when "
-      "best effort is better; within {:g} %: a tie in effect)\n\n"
-      "| ratio | topology | pairs | best effort first | within {:g} % | others first | only best effort valid | "
+      "\n{} against {}, per configuration and virtual-load setting (lead: {}; above 1 when "
+      "{} is better; within {:g} %: a tie in effect)\n\n"
+      "| ratio | topology | pairs | {} first | within {:g} % | others first | only {} valid | "
       "only others valid | none valid | median lead | lowest lead | highest lead |\n"
       "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-      c.lower_is_better ? fmt::format("the others' best {} over best effort's best", c.metric)
-                        : fmt::format("best effort's best {} over the others' best", c.metric),
-      100.0 * kCounterExampleMargin, 100.0 * kCounterExampleMargin);
+      capitalised(be), c.groups.against_label,
+      c.lower_is_better ? fmt::format("the others' best {} over {}'s best", c.metric, be)
+                        : fmt::format("{}'s best {} over the others' best", be, c.metric),
+      be, 100.0 * kCounterExampleMargin, be, 100.0 * kCounterExampleMargin, be);
   for (const auto& ratio : c.ratios)
     for (const auto& topology : topologies) {
       std::map<Outcome, int> n;
@@ -226,6 +235,7 @@ Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, con
   c.metric = !metric.empty() ? metric : convergence ? "max_convergence_date" : "computed_load";
   check_metric(c.metric);
   c.lower_is_better = is_imbalance_metric(c.metric) || kMetrics.at(c.metric);
+  c.groups = spec.compare;
   // The spread left when a run stops measures how close it came, converged or not (at the time limit);
   // so does the imbalance over time.
   c.unconverged_compare = convergence && (c.metric == "load_spread_percent" || is_imbalance_metric(c.metric));
@@ -426,14 +436,15 @@ void print_summary(std::ostream& out, const Comparison& c) {
                                 d.be ? fmt::format("{} ({})", g(d.be->value), d.be->variant) : "none valid",
                                 d.be ? fmt::format("{:.1f} %", 100.0 * gap(*d.be, *d.other)) : "-", command));
   }
-  out << fmt::format("\nOnly best effort valid ({}) in {} of {} configurations (per virtual-load setting)\n",
+  const std::string& be = c.groups.subject_label;
+  out << fmt::format("\nOnly {} valid ({}) in {} of {} configurations (per virtual-load setting)\n", be,
                      c.valid_means, only_be, ds.size());
   out << fmt::format(
-      "\nCounter-examples: configurations where best effort is not the best by more than {:g} % ({} of {} compared; "
+      "\nCounter-examples: configurations where {} is not the best by more than {:g} % ({} of {} compared; "
       "{} more within {:g} %)\n\n",
-      100.0 * kCounterExampleMargin, lines.size(), ds.size(), near_ties, 100.0 * kCounterExampleMargin);
+      be, 100.0 * kCounterExampleMargin, lines.size(), ds.size(), near_ties, 100.0 * kCounterExampleMargin);
   if (!lines.empty()) {
-    out << "| configuration | best | its value | best effort's best | difference | reproduce |\n|---|---|---|---|---|---|\n";
+    out << "| configuration | best | its value | " << be << "'s best | difference | reproduce |\n|---|---|---|---|---|---|\n";
     for (const auto& l : lines) out << l << "\n";
   }
 }

@@ -36,6 +36,7 @@ struct Comparison {
   std::string valid_means = "converged";  // what a valid run did: converged, or finished (fixed duration)
   std::vector<Configuration> configurations;
   std::vector<std::string> variants, ratios;  // in spec order
+  CompareGroups groups;                       // the spec's comparison (subject against the others)
 };
 
 // `metric` empty: the mode's (max_convergence_date, or computed_load in fixed-duration mode); else one

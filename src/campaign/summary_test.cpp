@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "campaign.hpp"
+#include "hetlb/error.hpp"
 #include "summary.hpp"
 
 namespace hetlb::campaign {
@@ -69,6 +70,33 @@ TEST(CampaignSummary, RanksPerConfigurationWithNonConvergedLast) {
   EXPECT_NE(out.str().find("| 0.1 | makhoul | 1 | 0 | 0 | 0 | 1 | 0 | 0 | - |"), std::string::npos) << out.str();
   // k=2 against k=1 at ratio 10: equal.
   EXPECT_NE(out.str().find("| 10 | k=2 vs k=1 | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 1 |"), std::string::npos) << out.str();
+}
+
+// The spec names the comparison: first-order diffusion against Makhoul, best effort left out of the
+// duels; the tables and counter-examples name the groups by their registry labels.
+TEST(CampaignSummary, TheSpecSetsTheComparison) {
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_summary_compare.json";
+  std::ofstream(path) << R"({"spec_version": "s", "strategies": ["besteffort:1", "makhoul", "first_order"],
+    "virtual_load": [false], "integer": [false], "platforms": ["cluster"], "nodes": [16],
+    "topologies": ["line"], "initial": ["single"], "ratios": [10],
+    "compare": {"subject": ["first_order"], "against": ["makhoul"]}})";
+  const Spec spec = read_spec(path);
+  EXPECT_EQ(spec.compare.subject_label, "first-order diffusion");
+  EXPECT_EQ(spec.compare.against_label, "Makhoul");
+  // Best effort is the fastest, but not in the duel: Makhoul beats first-order diffusion.
+  const Comparison c = compare(spec, results(spec, [](const std::string& v, const std::string&) {
+    return v == "besteffort k=1" ? 1.0 : v == "makhoul" ? 2.0 : 3.0;
+  }));
+  std::ostringstream out;
+  print_summary(out, c);
+  EXPECT_NE(out.str().find("First-order diffusion against Makhoul, per configuration"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("where first-order diffusion is not the best by more than 1 % (1 of 1 compared"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("| makhoul | 2 | 3 (first_order) |"), std::string::npos) << out.str();
+  // Names outside "strategies" are refused.
+  std::ofstream(path) << R"({"spec_version": "s", "strategies": ["makhoul"], "compare": {"subject": ["simple"]}})";
+  EXPECT_THROW(read_spec(path), Error);
 }
 
 // By the load spread left when the runs stop, a run that did not converge (stopped at the time limit)

@@ -12,5 +12,6 @@ void add_ring_command(CLI::App& app);
 void add_simulate_command(CLI::App& app);
 void add_campaign_command(CLI::App& app);
 void add_diffusion_platform_command(CLI::App& app);
+void add_strategies_command(CLI::App& app);
 
 }  // namespace hetlb::cli

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   hetlb::cli::add_simulate_command(app);
   hetlb::cli::add_campaign_command(app);
   hetlb::cli::add_diffusion_platform_command(app);
+  hetlb::cli::add_strategies_command(app);
   if (argc >= 2 && argv[1][0] != '-') {  // an unknown command gets one line naming the known ones
     std::string known;
     bool found = false;

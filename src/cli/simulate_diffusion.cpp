@@ -11,7 +11,7 @@
 
 #include "hetlb/io/build_json.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
-#include "hetlb/diffusion/strategy.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
@@ -25,6 +25,9 @@ namespace {
 struct Options {
   sim::DiffusionConfig config;
   std::string strategy = "besteffort";
+  double k = 1;
+  bool residue_equal = false;
+  std::vector<std::string> params;
   std::string estimates = "accounted";
   std::string lb_phase = "aligned";
   std::string balance = "load";
@@ -40,7 +43,7 @@ bool is_builtin_topology(const std::string& t) {
 }
 
 void run(Options& o) {
-  o.config.strategy.kind = diffusion::parse_strategy(o.strategy);
+  o.config.strategy = diffusion::strategy_of(o.strategy, o.k, o.residue_equal, o.params, o.config.strategy.integer);
   o.config.estimates = diffusion::parse_estimates(o.estimates);
   o.config.lb_phase = diffusion::parse_balancing_phase(o.lb_phase);
   o.config.fast_forward = !o.exact_end;
@@ -72,8 +75,7 @@ void run(Options& o) {
       imbalance.push_back(s.time_imbalance);
     }
     plot::render_load_curves(dates, loads, r.metrics.initial_total_load / static_cast<double>(r.final_loads.size()),
-                             fmt::format("{}{}{}, {} nodes ({}), {}{}", o.strategy,
-                                         o.strategy == "besteffort" ? fmt::format(" k={}", config.strategy.k) : "",
+                             fmt::format("{}{}, {} nodes ({}), {}{}", config.strategy.describe(),
                                          config.virtual_load ? " + virtual load" : "", r.final_loads.size(),
                                          r.topology_name, config.strategy.integer ? "integer" : "real",
                                          config.balance == diffusion::Balance::time ? ", balanced by time" : ""),
@@ -114,11 +116,14 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
                  ->check(CLI::Range(1, 1 << 20));
   sub->add_option("--topology", c.topology, "line, ring, torus, hypercube, complete, or an edge-list file")
       ->capture_default_str();
-  sub->add_option("--strategy", o->strategy, "none, simple, makhoul, besteffort")->capture_default_str();
-  sub->add_option("--k", c.strategy.k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();
+  sub->add_option("--strategy", o->strategy, diffusion::strategy_help())->capture_default_str();
+  sub->add_option("--k", o->k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();
+  sub->add_option("--param", o->params, "NAME=VALUE: a parameter of the strategy (repeatable; hetlb strategies lists them)")
+      ->take_all()
+      ->allow_extra_args(false);
   sub->add_flag("--virtual-load", c.virtual_load, "announce transfers on control messages (virtual load)");
   sub->add_flag("--integer", c.strategy.integer, "integer load (round down, then DASUD's unit rules)");
-  sub->add_flag("--residue-equal", c.strategy.residue_equal,
+  sub->add_flag("--residue-equal", o->residue_equal,
                 "simple: a neighbour lighter by less than 1e-9 of the node's load counts as equal, so "
                 "floating-point residue cannot hold a transfer back (off: the draft's rule)");
   sub->add_flag("--coalesce-data", c.coalesce_data,

@@ -20,7 +20,7 @@ DiffusionConfig fixed_duration(const std::string& strategy, double time_limit) {
   DiffusionConfig c;
   c.nodes = 8;
   c.topology = "ring";
-  c.strategy = {diffusion::parse_strategy(strategy), 1, false};
+  c.strategy = diffusion::Strategy(strategy, 1, false);
   c.initial = "single";
   c.load_per_node = 100;
   c.convergence_iterations = 1L << 50;  // never converges: the run lasts time_limit

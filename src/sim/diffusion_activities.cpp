@@ -9,6 +9,7 @@
 
 #include "diffusion_world.hpp"
 #include "hetlb/diffusion/time_imbalance.hpp"
+#include "hetlb/error.hpp"
 #include "unlike_speeds.hpp"
 
 namespace hetlb::sim::detail {
@@ -144,6 +145,10 @@ void computing_activity(World& w, Node& n) {
     n.iteration_start = start;
     n.iteration_recorded = false;
     n.state.take_in();
+    // Releasing what is owed moves it from the real load and the owed amount at once, which can
+    // change the own view's last bit: a parked balancer would then no longer repeat its last
+    // iteration identically (the reference model's next report differs), so it is woken.
+    const double view_before = n.state.own_view();
     for (std::size_t p = 0; p < n.neighbours.size(); ++p) {
       if (w.config.coalesce_data && n.data_in_flight_to[p] > 0) continue;  // owed until that one arrives
       const double a = n.state.release(static_cast<int>(p));
@@ -159,6 +164,7 @@ void computing_activity(World& w, Node& n) {
     }
     // The node's held load changes only here until the end (received load taken in, owed load sent).
     if (w.curve) w.curve->set_load(n.id, n.state.real(), start);
+    if (n.state.own_view() != view_before) wake_balancer(n);
     if (n.state.real() > 0) s4u::this_actor::execute(n.state.real() * w.flops_per_unit);
     if (w.finished) break;
     ++n.comp_iterations;
@@ -192,7 +198,15 @@ void balancing_activity(World& w, Node& n) {
     if (w.config.balance == diffusion::Balance::time) n.state.set_speed(current_speed(n.host) / kGigaflops);
     DecisionEvent event;
     if (observer) event.own_before = n.state.own_view();
-    const std::vector<double>& t = n.state.decide(w.config.strategy);
+    std::vector<double> t;
+    try {
+      t = n.state.decide(w.config.strategy, {n.id, start});
+    } catch (const Error& e) {
+      // A faulty plug-in decision ends the run as an error (never clamped): simulate_diffusion throws it.
+      if (w.error.empty()) w.error = e.what();
+      w.finish(start);
+      return;
+    }
     bool quiet = std::none_of(t.begin(), t.end(), [](double x) { return x > 0; });
     if (observer) {
       event.node = n.id;

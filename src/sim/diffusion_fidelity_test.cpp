@@ -20,7 +20,7 @@ DiffusionConfig base(const std::string& topology, int nodes, const std::string& 
   DiffusionConfig c;
   c.nodes = nodes;
   c.topology = topology;
-  c.strategy = {diffusion::parse_strategy(strategy), k, false};
+  c.strategy = diffusion::Strategy(strategy, k, false);
   c.initial = "single";
   c.load_per_node = 1000;
   c.convergence_iterations = 50;
@@ -33,8 +33,8 @@ DiffusionConfig base(const std::string& topology, int nodes, const std::string& 
 std::string check_decisions(DiffusionConfig c) {
   std::string violation;
   std::uint64_t decisions = 0, feeding = 0;
-  const auto kind = c.strategy.kind;
-  const double k = c.strategy.k;
+  const std::string kind = c.strategy.name();
+  const double k = c.strategy.has("k") ? c.strategy.param("k") : 1.0;
   c.on_decision = [&](const DecisionEvent& e) {
     ++decisions;
     double given = 0, selected_sum = 0;
@@ -46,7 +46,7 @@ std::string check_decisions(DiffusionConfig c) {
       violation = fmt::format("node {} at {}: own view {} -> {} after giving {}", e.node, e.date, e.own_before, e.own_after, given);
     if (selected == 0) return;
     ++feeding;
-    if (kind == diffusion::StrategyKind::besteffort && !c.strategy.integer) {
+    if (kind == "besteffort" && !c.strategy.integer) {
       const double mean = (e.own_before + selected_sum) / (selected + 1);
       if (k == 1 && std::abs(e.own_after - mean) > tol && violation.empty())
         violation = fmt::format("node {} at {}: own view {} after the decision, prefix mean {}", e.node, e.date, e.own_after, mean);
@@ -58,7 +58,7 @@ std::string check_decisions(DiffusionConfig c) {
                                   e.date, p, e.estimates_after[p], want);
       }
     }
-    if (kind == diffusion::StrategyKind::simple)
+    if (kind == "simple")
       for (std::size_t p = 0; p < e.transfers.size(); ++p)
         if (e.estimates_before[p] < e.own_before && e.own_after < e.estimates_before[p] + e.transfers[p] - tol &&
             violation.empty())

@@ -1,5 +1,6 @@
 #include "hetlb/sim/diffusion_json.hpp"
 
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/io/diffusion_metrics_json.hpp"
 
 namespace hetlb::sim {
@@ -10,11 +11,11 @@ nlohmann::json diffusion_json(const DiffusionConfig& c, const DiffusionResult& r
       {"platform", c.platform},
       {"nodes", r.final_loads.size()},
       {"topology", r.topology_name},
-      {"strategy", diffusion::to_string(c.strategy.kind)},
-      {"k", c.strategy.k},
+      {"strategy", c.strategy.name()},
+      {"k", c.strategy.has("k") ? c.strategy.param("k") : 1.0},
       {"virtual_load", c.virtual_load},
       {"integer", c.strategy.integer},
-      {"residue_equal", c.strategy.residue_equal},
+      {"residue_equal", c.strategy.has("residue_equal") && c.strategy.param("residue_equal") != 0},
       {"coalesce_data", c.coalesce_data},
       {"estimates", diffusion::to_string(c.estimates)},
       {"lb_phase", diffusion::to_string(c.lb_phase)},
@@ -42,6 +43,11 @@ nlohmann::json diffusion_json(const DiffusionConfig& c, const DiffusionResult& r
   for (const auto& s : c.slowdowns)
     slowdowns.push_back({{"node", s.node}, {"factor", s.factor}, {"start", s.start}, {"end", s.end}});
   j["slowdowns"] = slowdowns;
+  // Every parameter of the strategy, by name (its registry entry: hetlb strategies).
+  nlohmann::json params = nlohmann::json::object();
+  for (std::size_t i = 0; i < c.strategy.params().size(); ++i)
+    params[c.strategy.rule().params[i].name] = c.strategy.params()[i];
+  j["strategy_params"] = params;
   io::add_diffusion_metrics(j, m);
   if (r.imbalance) {  // asked with metrics_at / imbalance_integral (diffusion/imbalance_curve.hpp)
     const diffusion::ImbalanceValues& v = *r.imbalance;

@@ -34,11 +34,6 @@ void check_config(const DiffusionConfig& c) {
     throw Error(fmt::format("--ratio {}: expected a positive computation/communication cost ratio", c.ratio));
   if (c.convergence_iterations < 1)
     throw Error(fmt::format("--iterations {}: expected at least 1", c.convergence_iterations));
-  if (!(c.strategy.k >= 1) || !std::isfinite(c.strategy.k))
-    throw Error(fmt::format("--k {}: expected a finite k >= 1", c.strategy.k));
-  if (c.strategy.residue_equal && c.strategy.kind != diffusion::StrategyKind::simple)
-    throw Error(fmt::format("--residue-equal: applies to --strategy simple only, not {}",
-                            diffusion::to_string(c.strategy.kind)));
   if (!diffusion::valid_min_iteration(c.min_lb_iter))
     throw Error(fmt::format("--min-lb-iter {}: expected {}; the balancing activity takes no simulated time of its own",
                             c.min_lb_iter, diffusion::min_iteration_expected()));
@@ -182,6 +177,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   s4u::Engine::on_time_advance_cb([](double) { ++dates; });
   w.wall_start = w.last_progress = wall_now();
   detail::run_engine(*engine, "diffusion simulation");
+  if (!w.error.empty()) throw Error(w.error);
   const double wall = wall_now() - w.wall_start;
 
   DiffusionResult r;

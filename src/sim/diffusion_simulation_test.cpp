@@ -13,6 +13,7 @@
 
 #include "forked_run.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
 
 namespace hetlb::sim {
@@ -79,7 +80,7 @@ DiffusionConfig small(const std::string& strategy, double k, bool integer, bool 
   DiffusionConfig c;
   c.nodes = 8;
   c.topology = "ring";
-  c.strategy = {diffusion::parse_strategy(strategy), k, integer};
+  c.strategy = diffusion::Strategy(strategy, k, integer);
   c.virtual_load = virtual_load;
   c.initial = "single";
   c.load_per_node = 100;
@@ -168,7 +169,7 @@ TEST(Diffusion, StalledRunsEndComputedWithTheSimulatedMetrics) {
     c.seed = k.seed;
     c.load_per_node = k.load_per_node;
     c.lb_phase = k.phase;
-    c.strategy = {diffusion::parse_strategy("besteffort"), 1, true};
+    c.strategy = diffusion::Strategy("besteffort", 1, true);
     c.convergence_iterations = 2000;
     c.trace_interval = 25;  // the computed end writes the samples the trace would have taken
     const std::vector<double> computed = stalled_metrics(c, true), simulated = stalled_metrics(c, false);
@@ -200,7 +201,7 @@ TEST(Diffusion, SimpleDeadlocksOnTheLineAsTheDraftWarns) {
   c.ratio = 10;
   c.seed = 1;
   c.lb_phase = diffusion::BalancingPhase::staggered;
-  c.strategy = {diffusion::parse_strategy("simple"), 1, false, false};
+  c.strategy = diffusion::Strategy("simple", 1, false);
   const std::string text = testing::run_in_child([&c] {
     DecisionEvent last;
     c.on_decision = [&last](const DecisionEvent& e) {
@@ -222,23 +223,26 @@ TEST(Diffusion, SimpleDeadlocksOnTheLineAsTheDraftWarns) {
   EXPECT_LT(own - left, 1e-9 * own);         // below the residue threshold:
   EXPECT_EQ(sent, 0);                        // nothing is sent, ever again
   EXPECT_DOUBLE_EQ(final1, own);
-  c.strategy = {diffusion::parse_strategy("besteffort"), 1, false, false};
+  c.strategy = diffusion::Strategy("besteffort", 1, false);
   const Outcome be = run_forked(c);
   ASSERT_TRUE(be.error.empty()) << be.error;
   EXPECT_TRUE(be.m.converged);
   // The deadlock is the residue's: simple with residue counted as equal converges too.
-  c.strategy = {diffusion::parse_strategy("simple"), 1, false, true};
+  c.strategy = diffusion::strategy_of("simple", 1, true, {}, false);
   const Outcome tolerant = run_forked(c);
   ASSERT_TRUE(tolerant.error.empty()) << tolerant.error;
   EXPECT_TRUE(tolerant.m.converged);
 }
 
 TEST(Diffusion, ResidueEqualIsForSimpleOnly) {
-  DiffusionConfig c = small("makhoul", 1, false, false);
-  c.strategy.residue_equal = true;
-  const Outcome o = run_forked(c);
-  EXPECT_NE(o.error.find("--residue-equal: applies to --strategy simple only, not makhoul"), std::string::npos)
-      << o.error;
+  EXPECT_THROW(diffusion::strategy_of("makhoul", 1, true, {}, false), Error);
+  std::string o;
+  try {
+    diffusion::strategy_of("makhoul", 1, true, {}, false);
+  } catch (const Error& e) {
+    o = e.what();
+  }
+  EXPECT_NE(o.find("--residue-equal: applies to --strategy simple only, not makhoul"), std::string::npos) << o;
 }
 
 // Coalesced data (not the draft's model): at most one data message in flight per link. On the grid at
@@ -251,7 +255,7 @@ TEST(Diffusion, CoalescedDataKeepsOneMessageInFlightPerLink) {
   c.topology = "hypercube";  // 4 neighbours each: 64 links, counted one way
   c.initial = "single";
   c.ratio = 0.1;
-  c.strategy = {diffusion::parse_strategy("besteffort"), 1, false};
+  c.strategy = diffusion::Strategy("besteffort", 1, false);
   const Outcome queued = run_forked(c);
   c.coalesce_data = true;
   const Outcome coalesced = run_forked(c);
@@ -272,7 +276,7 @@ TEST(Diffusion, CoalescingChangesNothingWhereMessagesDoNotQueue) {
   c.nodes = 16;
   c.initial = "random";
   c.ratio = 10;
-  c.strategy = {diffusion::parse_strategy("makhoul"), 1, false};
+  c.strategy = diffusion::Strategy("makhoul", 1, false);
   c.virtual_load = true;
   const Outcome plain = run_forked(c);
   c.coalesce_data = true;

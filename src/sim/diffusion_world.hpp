@@ -2,6 +2,7 @@
 #pragma once
 #include <deque>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <simgrid/s4u.hpp>
@@ -70,6 +71,7 @@ struct World {
   std::vector<Message*> free_list;
   bool finished = false;
   double finish_date = 0;
+  std::string error;  // a faulty decision (strategy plug-in): the run ends and this is reported
   std::uint64_t in_flight = 0;       // data messages sent and not yet received
   std::uint64_t max_in_flight = 0;   // the most at once
   std::uint64_t ctrl_in_flight = 0;  // control messages sent and not yet received

@@ -281,7 +281,7 @@ void Reference::balance(int i) {
   for (const Peer& q : n.peers)
     believed.push_back(c_.estimates == diffusion::Estimates::reported ? q.reported : q.reported + (q.decided - q.its_ack));
   const double before = view(n);
-  const std::vector<double> t = diffusion::balance(c_.strategy, before, believed);
+  const std::vector<double> t = diffusion::balance(c_.strategy, before, believed, {i, now_});
   bool transfers = false;
   for (std::size_t p = 0; p < n.peers.size(); ++p) {
     Peer& q = n.peers[p];

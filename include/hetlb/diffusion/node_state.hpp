@@ -55,8 +55,8 @@ class NodeState {
   double release(int slot);
 
   // Load-balancing activity: runs `strategy` on the own view and the estimates; the transfers
-  // (one per slot) become owed. Returns them.
-  const std::vector<double>& decide(const Strategy& strategy);
+  // (one per slot) become owed. Returns them. `at`: the node and date, for a plug-in.
+  const std::vector<double>& decide(const Strategy& strategy, Moment at = {});
   // The transfers decide() would make now, without making them.
   std::vector<double> plan(const Strategy& strategy) const;
   // The control message for `slot` after the last decision.

@@ -26,7 +26,7 @@ enum hetlb_diffusion_status {
 typedef struct hetlb_diffusion_options {
   const char* topology;           /* auto|line|ring|torus|hypercube|complete or an edge-list file; NULL: auto
                                      (a torus where the rank count fits, else a ring) */
-  const char* strategy;           /* none|simple|makhoul|besteffort; NULL: besteffort */
+  const char* strategy;           /* a registered strategy (hetlb strategies) or plugin:PATH; NULL: besteffort */
   double k;                       /* best effort's divisor, >= 1 */
   int virtual_load;               /* announce transfers on control messages */
   int integer;                    /* integer load (DASUD's rules) */

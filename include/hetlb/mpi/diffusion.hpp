@@ -32,8 +32,9 @@ struct DiffusionOptions {
   // fits one (4 or more ranks, not prime), else a ring (3 ranks and primes), a line of 2, a single rank.
   std::string topology = "auto";
   bool use_comm_graph = false;     // the communicator is the application's distributed graph
-  std::string strategy = "besteffort";  // none, simple, makhoul, besteffort
+  std::string strategy = "besteffort";  // a registered strategy (hetlb strategies) or plugin:PATH
   double k = 1;
+  std::vector<std::string> strategy_params;  // NAME=VALUE, parameters of the strategy
   bool virtual_load = false;
   bool integer = false;
   double min_balancing_period = 1e-3;  // s (the simulator's tau)

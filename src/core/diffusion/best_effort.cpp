@@ -11,7 +11,10 @@
 // and s_ij = (T - t_j) r_j / k: with k = 1 the node and every j in S_i finish at T. T is a weighted
 // mean of the dates, so the single pass stays exact. With r_j = 1 every operation is today's.
 #include "hetlb/diffusion/strategy.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/error.hpp"
+
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -47,4 +50,21 @@ std::vector<double> best_effort_transfers(double load, const std::vector<double>
   return out;
 }
 
+}  // namespace hetlb::diffusion
+
+namespace hetlb::diffusion {
+namespace {
+std::vector<double> decide_best_effort(const Rule&, const NodeView& v) {
+  return best_effort_transfers(v.load, v.neighbours, v.params[0], v.speeds);
+}
+}  // namespace
+
+const Rule& besteffort_rule() {
+  static const Rule rule{"besteffort", "best effort",
+                         "Couturier & Giersch's best effort: the lighter prefix brought to a common mean",
+                         {{"k", ParamType::real, 1, 1, std::numeric_limits<double>::infinity(),
+                           "each transfer is divided by k"}},
+                         decide_best_effort};
+  return rule;
+}
 }  // namespace hetlb::diffusion

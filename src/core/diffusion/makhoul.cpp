@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "hetlb/diffusion/strategy.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 
 namespace hetlb::diffusion {
 
@@ -54,4 +55,20 @@ std::vector<double> makhoul_transfers(double load, const std::vector<double>& ne
   return out;
 }
 
+}  // namespace hetlb::diffusion
+
+namespace hetlb::diffusion {
+namespace {
+std::vector<double> decide_makhoul(const Rule&, const NodeView& v) {
+  return makhoul_transfers(v.load, v.neighbours, v.speeds);
+}
+}  // namespace
+
+const Rule& makhoul_rule() {
+  static const Rule rule{"makhoul", "Makhoul",
+                         "Bahi, Giersch & Makhoul's Algorithm 2: (x_i - x_j) / (N + 1) from the least loaded on",
+                         {},
+                         decide_makhoul};
+  return rule;
+}
 }  // namespace hetlb::diffusion

@@ -89,10 +89,10 @@ std::vector<double> NodeState::plan(const Strategy& strategy) const {
   return balance(strategy, own_view(), est);
 }
 
-const std::vector<double>& NodeState::decide(const Strategy& strategy) {
+const std::vector<double>& NodeState::decide(const Strategy& strategy, Moment at) {
   for (int p = 0; p < degree(); ++p) estimates_[p] = estimate(p);
-  last_decision_ = balance_ == Balance::time ? balance_time(strategy, own_view(), speed_, estimates_, speeds_)
-                                             : balance(strategy, own_view(), estimates_);
+  last_decision_ = balance_ == Balance::time ? balance_time(strategy, own_view(), speed_, estimates_, speeds_, at)
+                                             : balance(strategy, own_view(), estimates_, at);
   for (int p = 0; p < degree(); ++p) {
     const double t = last_decision_[p];
     if (!(t > 0)) continue;

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "hetlb/diffusion/strategy.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 
 namespace hetlb::diffusion {
 
@@ -34,4 +35,21 @@ std::vector<double> simple_transfers(double load, const std::vector<double>& nei
   return out;
 }
 
+}  // namespace hetlb::diffusion
+
+namespace hetlb::diffusion {
+namespace {
+std::vector<double> decide_simple(const Rule&, const NodeView& v) {
+  return simple_transfers(v.load, v.neighbours, v.params[0] != 0, v.speeds);
+}
+}  // namespace
+
+const Rule& simple_rule() {
+  static const Rule rule{
+      "simple", "simple", "half the difference to the least loaded lighter neighbour, within the ping-pong bound",
+      {{"residue_equal", ParamType::flag, 0, 0, 1,
+        "a neighbour lighter by less than 1e-9 of the load counts as equal (the draft's rule when 0)"}},
+      decide_simple};
+  return rule;
+}
 }  // namespace hetlb::diffusion

@@ -4,10 +4,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <map>
 #include <numeric>
+#include <set>
 
 #include "hetlb/diffusion/strategy.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/error.hpp"
+#include "strategy_generators.hpp"
 
 namespace hetlb::diffusion {
 namespace {
@@ -58,9 +63,9 @@ TEST(Simple, ResidueEqualIgnoresANeighbourLighterByResidueOnly) {
   const auto draft = simple_transfers(x, {1373, residue_below});
   EXPECT_GT(draft[0], 0);
   EXPECT_LT(draft[0], 1e-11);
-  EXPECT_EQ(balance(Strategy{StrategyKind::simple}, x, {1373, residue_below}), (std::vector<double>{0, 0}));
-  Strategy tolerant{StrategyKind::simple};
-  tolerant.residue_equal = true;
+  EXPECT_EQ(balance(Strategy{"simple"}, x, {1373, residue_below}), (std::vector<double>{0, 0}));
+  Strategy tolerant{"simple"};
+  tolerant.set("residue_equal", 1);
   const auto s = balance(tolerant, x, {1373, residue_below});
   EXPECT_DOUBLE_EQ(s[0], (x - 1373) / 2);
   EXPECT_EQ(s[1], 0);
@@ -84,36 +89,30 @@ TEST(Makhoul, StopsWhenTheNodeWouldBecomeLighter) {
 }
 
 TEST(Integer, RoundsDown) {
-  const auto s = balance({StrategyKind::besteffort, 1, true}, 10, {9, 2, 12, 4});
+  const auto s = balance({"besteffort", 1, true}, 10, {9, 2, 12, 4});
   EXPECT_EQ(s, (std::vector<double>{0, 3, 0, 1}));
 }
 
 TEST(Integer, UnitStepWhenEverythingRoundsToZero) {
   // k = 4: real transfer 1/4 to the neighbour at 3, rounded to 0; 5 - 3 >= 2: one unit to it.
-  EXPECT_EQ(balance({StrategyKind::besteffort, 4, true}, 5, {4, 3}), (std::vector<double>{0, 1}));
+  EXPECT_EQ(balance({"besteffort", 4, true}, 5, {4, 3}), (std::vector<double>{0, 1}));
   // Difference of 1: nothing to gain, nothing sent.
-  EXPECT_EQ(balance({StrategyKind::besteffort, 1, true}, 5, {4}), (std::vector<double>{0}));
+  EXPECT_EQ(balance({"besteffort", 1, true}, 5, {4}), (std::vector<double>{0}));
 }
 
 TEST(Strategy, NegligibleRealTransfersAreDropped) {
-  EXPECT_EQ(balance({StrategyKind::besteffort, 1, false}, 1000, {1000 - 1e-7}), (std::vector<double>{0}));
-  EXPECT_EQ(balance({StrategyKind::besteffort, 1, false}, 1000, {990}), (std::vector<double>{5}));
+  EXPECT_EQ(balance({"besteffort", 1, false}, 1000, {1000 - 1e-7}), (std::vector<double>{0}));
+  EXPECT_EQ(balance({"besteffort", 1, false}, 1000, {990}), (std::vector<double>{5}));
 }
 
 TEST(Strategy, Names) {
-  EXPECT_EQ(parse_strategy("besteffort"), StrategyKind::besteffort);
-  EXPECT_EQ(to_string(parse_strategy("makhoul")), "makhoul");
-  EXPECT_THROW(parse_strategy("best-effort"), Error);
-  EXPECT_EQ(balance({StrategyKind::none, 1, false}, 100, {0, 0}), (std::vector<double>{0, 0}));
+  EXPECT_EQ(Strategy("besteffort").name(), "besteffort");
+  EXPECT_EQ(Strategy("makhoul").rule().label, "Makhoul");
+  EXPECT_THROW(Strategy("best-effort"), Error);
+  EXPECT_EQ(balance({"none", 1, false}, 100, {0, 0}), (std::vector<double>{0, 0}));
 }
 
-Strategy any_strategy() {
-  Strategy s;
-  s.kind = static_cast<StrategyKind>(*rc::gen::inRange(0, 4));
-  s.k = *rc::gen::element(1.0, 2.0, 4.0);
-  s.integer = *rc::gen::arbitrary<bool>();
-  return s;
-}
+using testing::any_strategy;
 
 RC_GTEST_PROP(Strategies, TransfersAreFeasible, ()) {
   const Strategy st = any_strategy();
@@ -136,9 +135,108 @@ RC_GTEST_PROP(Strategies, TransfersAreFeasible, ()) {
   const double least = *std::min_element(nb.begin(), nb.end());
   const bool dasud_forward = st.integer && sum == 1 && load - least == 1;
   for (std::size_t j = 0; j < s.size(); ++j) {
-    if (st.kind == StrategyKind::simple && nb[j] < load && !dasud_forward) RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
-    if (st.kind == StrategyKind::besteffort && s[j] > 0 && !dasud_forward) RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
+    if (st.name() == "simple" && nb[j] < load && !dasud_forward) RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
+    if (st.name() == "besteffort" && s[j] > 0 && !dasud_forward) RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
   }
+}
+
+// Each registered strategy's own post-condition on decisions by load (real domain), on top of the
+// feasibility every rule owes (TransfersAreFeasible). A strategy added to the registry without an
+// entry here fails EveryRegisteredStrategyHasItsPropertyTest.
+using PostCondition = std::function<void(const Strategy&, double, const std::vector<double>&, const std::vector<double>&)>;
+
+const std::map<std::string, PostCondition>& post_conditions() {
+  static const std::map<std::string, PostCondition> checks{
+      {"none", [](const Strategy&, double, const std::vector<double>&, const std::vector<double>& s) {
+         for (double x : s) RC_ASSERT(x == 0.0);
+       }},
+      // Ping-pong condition (Section 2) towards every lighter neighbour; one receiver at most.
+      {"simple", [](const Strategy& st, double load, const std::vector<double>& nb, const std::vector<double>& s) {
+         const double sum = std::accumulate(s.begin(), s.end(), 0.0);
+         RC_ASSERT(std::count_if(s.begin(), s.end(), [](double x) { return x > 0; }) <= 1);
+         if (st.param("residue_equal") != 0) return;
+         for (std::size_t j = 0; j < s.size(); ++j)
+           if (nb[j] < load) RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
+       }},
+      // Each receiver gets at most (x_i - x_j) / (N + 1) and stays at or below the node.
+      {"makhoul", [](const Strategy&, double load, const std::vector<double>& nb, const std::vector<double>& s) {
+         const double sum = std::accumulate(s.begin(), s.end(), 0.0);
+         for (std::size_t j = 0; j < s.size(); ++j)
+           if (s[j] > 0) {
+             RC_ASSERT(s[j] <= (load - nb[j]) / (nb.size() + 1.0) * (1 + 1e-12));
+             RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
+           }
+       }},
+      // Receivers end at or below the node; with k = 1 exactly at the node's new load (the mean).
+      {"besteffort", [](const Strategy& st, double load, const std::vector<double>& nb, const std::vector<double>& s) {
+         const double sum = std::accumulate(s.begin(), s.end(), 0.0);
+         for (std::size_t j = 0; j < s.size(); ++j)
+           if (s[j] > 0) {
+             RC_ASSERT(load - sum >= nb[j] + s[j] - 1e-9);
+             if (st.param("k") == 1) RC_ASSERT(std::abs(load - sum - (nb[j] + s[j])) <= 1e-9 * (1 + load));
+           }
+       }},
+      // Every lighter neighbour gets (x_i - x_j) / (deg + 1), bit for bit (unless negligible).
+      {"first_order", [](const Strategy&, double load, const std::vector<double>& nb, const std::vector<double>& s) {
+         for (std::size_t j = 0; j < s.size(); ++j) {
+           const double expected = nb[j] < load ? (load - nb[j]) / (nb.size() + 1.0) : 0.0;
+           RC_ASSERT(s[j] == (expected < kNegligibleTransfer * load ? 0.0 : expected));
+         }
+       }},
+  };
+  return checks;
+}
+
+TEST(StrategyRegistry, EveryRegisteredStrategyHasItsPropertyTest) {
+  std::set<std::string> names;
+  for (const Rule* r : builtin_rules()) {
+    EXPECT_TRUE(post_conditions().count(r->name)) << "strategy " << r->name << " has no post-condition in strategy_test.cpp";
+    EXPECT_TRUE(names.insert(r->name).second) << "strategy " << r->name << " registered twice";
+    EXPECT_EQ(&Strategy(r->name).rule(), r);
+    EXPECT_FALSE(r->label.empty()) << r->name;
+  }
+  EXPECT_EQ(post_conditions().size(), names.size()) << "a post-condition for a strategy no longer registered";
+}
+
+RC_GTEST_PROP(Strategies, EachRuleKeepsItsOwnPostCondition, ()) {
+  const Strategy st = any_strategy(false);
+  const double load = *rc::gen::inRange(0, 3000) / 7.0;
+  const auto raw = *rc::gen::nonEmpty(rc::gen::container<std::vector<int>>(rc::gen::inRange(0, 3000)));
+  std::vector<double> nb;
+  for (int x : raw) nb.push_back(x / 7.0);
+  const auto s = balance(st, load, nb);
+  RC_TAG(st.name());
+  post_conditions().at(st.name())(st, load, nb, s);
+}
+
+TEST(StrategyRegistry, ParametersAreCheckedByNameAndRange) {
+  Strategy be("besteffort");
+  be.set("k=2.5");
+  EXPECT_EQ(be.param("k"), 2.5);
+  EXPECT_THROW(be.set("k=0.5"), Error);
+  EXPECT_THROW(be.set("k=inf"), Error);
+  EXPECT_THROW(be.set("k=two"), Error);
+  EXPECT_THROW(be.set("alpha=1"), Error);
+  EXPECT_THROW(be.set("k"), Error);
+  Strategy simple("simple", 4);  // k does not apply to simple: ignored
+  EXPECT_EQ(simple.describe(), "simple");
+  simple.set("residue_equal=true");
+  EXPECT_EQ(simple.describe(), "simple residue_equal");
+  EXPECT_THROW(simple.set("residue_equal=0.5"), Error);
+  EXPECT_EQ(Strategy("besteffort", 2).describe(), "besteffort k=2");
+  EXPECT_THROW(strategy_of("makhoul", 1, true, {}, false), Error);  // --residue-equal is simple's only
+  EXPECT_THROW(strategy_of("makhoul", 0.5, false, {}, false), Error);
+  EXPECT_THROW(Strategy("plugin:/nonexistent/libx.so"), Error);
+}
+
+// First-order diffusion by hand: x_i = 10, neighbours {4, 12, 1}: deg + 1 = 4, so 6/4 and 9/4.
+TEST(FirstOrder, StepCheckedByHand) {
+  EXPECT_EQ(balance("first_order", 10, {4, 12, 1}), (std::vector<double>{1.5, 0, 2.25}));
+  // Time view: a neighbour twice as fast at load 4 and one half as fast at load 1 both have date 2;
+  // deg + 1 = 3: (10 - 2) min(1, 2) / 3 and (10 - 2) min(1, 0.5) / 3.
+  const auto t = balance_time("first_order", 10, 1, {4, 1}, {2, 0.5});
+  EXPECT_DOUBLE_EQ(t[0], 8.0 / 3);
+  EXPECT_DOUBLE_EQ(t[1], 4.0 / 3);
 }
 
 // Synchronous rounds on a ring with integer best effort: exact conservation, and the unit step
@@ -151,7 +249,7 @@ TEST(Integer, SynchronousRingReachesUnitSpread) {
     std::vector<double> next = x;
     for (int i = 0; i < n; ++i) {
       const int l = (i + n - 1) % n, r = (i + 1) % n;
-      const auto s = balance({StrategyKind::besteffort, 2, true}, x[i], {x[l], x[r]});
+      const auto s = balance({"besteffort", 2, true}, x[i], {x[l], x[r]});
       next[i] -= s[0] + s[1];
       next[l] += s[0];
       next[r] += s[1];

@@ -2,7 +2,10 @@
 // and 3), as the simulator runs them (src/sim/diffusion_activities.cpp): control messages queue for
 // the balancing step, data is handed to the node's state at once; each balancing step applies the
 // queue, decides, and reports to every neighbour (identical reports skipped).
+#include <cstdio>
 #include <cstring>
+
+#include "hetlb/error.hpp"
 
 #include "clock.hpp"
 #include "runtime.hpp"
@@ -139,7 +142,16 @@ void DiffusionRuntime::balance() {
     state_->control_received(slot, report);
   }
   ctrl_fifo_.clear();
-  if (own_known && (!measured || state_->heard_from_all())) state_->decide(strategy_);
+  if (own_known && (!measured || state_->heard_from_all())) {
+    try {
+      state_->decide(strategy_, {rank_, start - t0_});
+    } catch (const hetlb::Error& e) {
+      // A faulty plug-in decision: the run cannot go on consistently on any rank (docs/adding-a-strategy.md).
+      std::fprintf(stderr, "hetlb: rank %d: %s\n", rank_, e.what());
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+  }
   for (std::size_t p = 0; p < hood.neighbours.size(); ++p) {
     diffusion::Report r = state_->report(static_cast<int>(p));
     if (!own_known) r.speed = 0;

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "hetlb/mpi/diffusion.h"
 #include "neighbourhood.hpp"
@@ -35,6 +36,7 @@ std::vector<std::pair<std::string, std::string>> option_fields(const DiffusionOp
           {"use_comm_graph", text(o.use_comm_graph)},
           {"strategy", o.strategy},
           {"k", text(o.k)},
+          {"strategy_params", fmt::format("{}", fmt::join(o.strategy_params, " "))},
           {"virtual_load", text(o.virtual_load)},
           {"integer", text(o.integer)},
           {"min_balancing_period", text(o.min_balancing_period)},

@@ -70,7 +70,7 @@ std::string Diffusion::metrics_json() {
   nlohmann::json j = {
       {"nodes", size},
       {"topology", impl_->hood.name},
-      {"strategy", diffusion::to_string(diffusion::parse_strategy(o.strategy))},
+      {"strategy", o.strategy},
       {"k", o.k},
       {"virtual_load", o.virtual_load},
       {"integer", o.integer},

@@ -9,7 +9,7 @@
 
 #include "clock.hpp"
 #include "consistency.hpp"
-#include "hetlb/diffusion/strategy.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 
 namespace hetlb::mpi::detail {
 
@@ -25,10 +25,8 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
   int status = HETLB_DIFFUSION_SUCCESS;
   std::string reason;
   try {
-    s.kind = diffusion::parse_strategy(o.strategy);
-    s.k = o.k;
-    s.integer = o.integer;
     if (!(o.k >= 1)) throw hetlb::Error(fmt::format("k = {}: expected k >= 1", o.k));
+    s = diffusion::strategy_of(o.strategy, o.k, false, o.strategy_params, o.integer);
     if (!application_items && item_bytes == 0) throw hetlb::Error("item size 0: expected items of at least 1 byte");
     if (application_items && (!callbacks.size || !callbacks.pack || !callbacks.unpack))
       throw hetlb::Error("item callbacks: size, pack and unpack are all required");

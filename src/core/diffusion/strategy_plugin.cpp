@@ -1,0 +1,120 @@
+// Strategy plug-ins (include/hetlb/strategy_plugin.h): a shared library loaded by path with dlopen,
+// once per process and never unloaded, its entry point and description checked before any run.
+#include <dlfcn.h>
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "hetlb/diffusion/strategy_registry.hpp"
+#include "hetlb/error.hpp"
+#include "hetlb/strategy_plugin.h"
+
+namespace hetlb::diffusion {
+
+const Rule& find_builtin_or_plugin(const std::string& name);
+
+namespace {
+
+constexpr const char* kPrefix = "plugin:";
+
+std::vector<double> decide_plugin(const Rule& rule, const NodeView& v) {
+  const auto* entry = static_cast<const hetlb_strategy_plugin*>(rule.context);
+  thread_local std::vector<double> ones;
+  const std::vector<double>* speeds = &v.speeds;
+  if (v.speeds.empty()) {
+    ones.assign(v.neighbours.size(), 1.0);
+    speeds = &ones;
+  }
+  const hetlb_node_view view{v.at.node,
+                             v.at.date,
+                             v.load,
+                             v.speed,
+                             static_cast<int>(v.neighbours.size()),
+                             v.neighbours.data(),
+                             speeds->data(),
+                             v.params.data()};
+  std::vector<double> out(v.neighbours.size(), 0.0);
+  const int status = entry->decide(&view, out.data());
+  if (status != 0)
+    throw Error(fmt::format("strategy plug-in {}: node {} at date {:.17g}: decide() returned {}; expected 0",
+                            rule.origin, v.at.node, v.at.date, status));
+  return out;
+}
+
+[[noreturn]] void refuse(const std::string& path, const std::string& problem) {
+  throw Error(fmt::format("strategy plug-in {}: {}", path, problem));
+}
+
+std::string text(const char* s) { return s ? std::string(s) : std::string(); }
+
+std::unique_ptr<Rule> load(const std::string& path) {
+  if (path.empty()) refuse(path, "no path; expected plugin:PATH of a shared library");
+  if (!std::filesystem::is_regular_file(path)) refuse(path, "no such file; expected a shared library");
+  // A path without '/' would be searched in the library path: name the file itself.
+  const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
+  void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) refuse(path, fmt::format("not a loadable shared library ({})", text(dlerror())));
+  dlerror();
+  void* symbol = dlsym(handle, "hetlb_strategy_entry");
+  if (!symbol) refuse(path, "no entry point hetlb_strategy_entry; expected a library built against hetlb/strategy_plugin.h");
+  const auto entry_fn = reinterpret_cast<const hetlb_strategy_plugin* (*)()>(symbol);
+  const hetlb_strategy_plugin* entry = entry_fn();
+  if (!entry) refuse(path, "hetlb_strategy_entry() returned NULL; expected its description");
+  if (entry->interface_version != HETLB_STRATEGY_PLUGIN_VERSION)
+    refuse(path, fmt::format("interface version {}; expected {} (rebuild it against this hetlb's strategy_plugin.h)",
+                             entry->interface_version, HETLB_STRATEGY_PLUGIN_VERSION));
+  if (!entry->decide) refuse(path, "decide is NULL; expected the decision function");
+  if (entry->param_count < 0 || (entry->param_count > 0 && !entry->params))
+    refuse(path, fmt::format("param_count {} without parameters; expected a list of param_count entries", entry->param_count));
+  auto rule = std::make_unique<Rule>();
+  rule->name = std::string(kPrefix) + path;
+  rule->label = text(entry->label).empty() ? text(entry->name) : text(entry->label);
+  if (rule->label.empty()) rule->label = path;
+  rule->summary = text(entry->summary);
+  for (int i = 0; i < entry->param_count; ++i) {
+    const hetlb_strategy_param& p = entry->params[i];
+    if (text(p.name).empty()) refuse(path, fmt::format("parameter {} has no name", i));
+    if (p.type < HETLB_PARAM_REAL || p.type > HETLB_PARAM_FLAG)
+      refuse(path, fmt::format("parameter {}: type {}; expected 0 (real), 1 (integer) or 2 (flag)", p.name, p.type));
+    if (!(p.min <= p.max))
+      refuse(path, fmt::format("parameter {}: range [{}, {}]; expected min <= max", p.name, p.min, p.max));
+    rule->params.push_back(Param{p.name, static_cast<ParamType>(p.type), p.default_value, p.min, p.max, text(p.help)});
+  }
+  for (const Param& p : rule->params) try {
+      check_param(*rule, p, p.default_value);
+    } catch (const Error& e) {
+      refuse(path, fmt::format("default of parameter {}: {}", p.name, e.what()));
+    }
+  rule->decide = decide_plugin;
+  rule->context = entry;
+  rule->origin = path;
+  rule->trusted = false;
+  return rule;
+}
+
+}  // namespace
+
+const Rule& find_builtin_or_plugin(const std::string& name) {
+  if (name.rfind(kPrefix, 0) != 0)
+    throw Error(fmt::format("strategy \"{}\": unknown; expected {} or plugin:PATH", name, builtin_names()));
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<Rule>> loaded;
+  const std::lock_guard lock(mutex);
+  auto& slot = loaded[name];
+  if (!slot) {
+    try {
+      slot = load(name.substr(std::string(kPrefix).size()));
+    } catch (...) {
+      loaded.erase(name);
+      throw;
+    }
+  }
+  return *slot;
+}
+
+}  // namespace hetlb::diffusion
