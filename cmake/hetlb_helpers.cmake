@@ -25,3 +25,11 @@ function(hetlb_add_test)
   set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
   gtest_discover_tests(${T_NAME} DISCOVERY_TIMEOUT 60 PROPERTIES ENVIRONMENT "RC_PARAMS=seed=1 max_success=300")
 endfunction()
+
+# hetlb_test_depends(TEST TARGET...): TEST (a test executable of hetlb_add_test) runs TARGET, so it is
+# built first. Nothing when the tests are not built (-DHETLB_BUILD_TESTS=OFF).
+function(hetlb_test_depends test)
+  if(HETLB_BUILD_TESTS AND TARGET ${test})
+    add_dependencies(${test} ${ARGN})
+  endif()
+endfunction()

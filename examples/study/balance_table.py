@@ -7,7 +7,18 @@
       the median and range of time / load for the maximum convergence date and the data moved.
 Balancing by load, converged nodes hold the average: their iteration times spread as their speeds do,
 which `hetlb simulate diffusion --format json` reports as `final_time_imbalance`; by time it is 1.
+
+  balance_table.py LOAD.csv TIME.csv NODES --hetlb HETLB [--work W]
+      adds what an iterative application gains. Its bulk-synchronous iteration takes I x t* once the
+      load is balanced, where t* = total load x ratio x 1e6 / sum of the host speeds (flop/s) is the
+      time-balanced ideal and I the time imbalance: 1 by time, sum(s) / (N min(s)) by load (every node
+      holding the average; the platform's speeds come from HETLB). Counting the balancing phase as lost
+      time, W iterations take T(W) = D + W I t* with D the maximum convergence date, so balancing by time
+      is ahead after W* = (D_time - D_load) / ((I_load - 1) t*) iterations (0 when it also converges
+      first). Columns: W* (median, range) and T(W) time / load for W iterations (default 1000).
 """
+import json
+import subprocess
 import csv
 import statistics
 import sys
@@ -24,14 +35,64 @@ def ok(r):
     return r['status'] == 'ok' and r['converged'] == '1'
 
 
-def spread(values):
+def spread(values, digits=3):
     if not values:
         return '-'
-    return f'{statistics.median(values):.3f} ({min(values):.3f} to {max(values):.3f})'
+    return f'{statistics.median(values):.{digits}f} ({min(values):.{digits}f} to {max(values):.{digits}f})'
+
+
+def plot(path, curves):
+    """T(W) time / load against W (log scale), the median over the pairs of each variant and ratio, drawn
+    by gnuplot from a data file; nothing of the data reaches the script as code."""
+    import os
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, 'curves.dat')
+        with open(data, 'w') as f:
+            for label, points in curves:
+                for w, v in points:
+                    f.write(f'{w} {v}\n')
+                f.write('\n\n')
+        titles = [label for label, _ in curves]
+        plots = ', '.join(f"'{data}' index {i} with lines lw 2 dt {2 if 'virtual' in curves[i][0] else 1} "
+                          f"title word(titles, {i + 1}) noenhanced" for i in range(len(curves)))
+        terminal = 'pngcairo size 800,520' if path.endswith('.png') else 'svg size 800,520 dynamic'
+        script = (f"set terminal {terminal}\nset output ARG1\nset logscale x\n"
+                  "set xlabel 'application iterations W'\nset ylabel 'time to solution, by time / by load (median)'\n"
+                  "set grid\nset key top right font ',9'\ntitles = ARG2\nplot " + plots + ", 1 with lines dt 2 lc 'black' notitle\n")
+        script_path = os.path.join(tmp, 'plot.gp')
+        with open(script_path, 'w') as f:
+            f.write(script)
+        subprocess.run(['gnuplot', '-c', script_path, path, ' '.join(t.replace(' ', '\u00a0') for t in titles)], check=True)
+
+
+def speeds(hetlb, platform, nodes):
+    out = subprocess.run([hetlb, 'simulate', 'diffusion', '--platform', platform, '--nodes', nodes, '--iterations', '1',
+                          '--time-limit', '0.001', '--format', 'json'], check=True, capture_output=True, text=True).stdout
+    return json.loads(out)['node_speeds']
 
 
 def main():
-    load, time = rows(sys.argv[1], sys.argv[3] if len(sys.argv) > 3 else None), rows(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)
+    args = sys.argv[1:]
+    hetlb, work = None, 1000
+    if '--hetlb' in args:
+        i = args.index('--hetlb')
+        hetlb = args[i + 1]
+        del args[i:i + 2]
+    figure = None
+    if '--plot' in args:
+        i = args.index('--plot')
+        figure = args[i + 1]
+        del args[i:i + 2]
+    if '--work' in args:
+        i = args.index('--work')
+        work = int(args[i + 1])
+        del args[i:i + 2]
+    if len(args) not in (2, 3) or (hetlb and len(args) != 3) or (figure and not hetlb):
+        raise SystemExit('usage: balance_table.py LOAD.csv TIME.csv [NODES [--hetlb HETLB [--work W] [--plot OUT.svg]]]')
+    nodes = args[2] if len(args) > 2 else None
+    load, time = rows(args[0], nodes), rows(args[1], nodes)
+    gain = {}
     groups = {}
     for key, a in load.items():
         b = time.get(key)
@@ -40,15 +101,46 @@ def main():
         variant = a['strategy'] + (f" k={a['k']}" if a['strategy'] == 'besteffort' else '') + \
             (' +virtual' if a['virtual_load'] == 'true' else '')
         groups.setdefault((variant, float(a['ratio'])), []).append((a, b))
+    if hetlb:
+        for a in load.values():
+            if a['platform'] not in gain:
+                s = speeds(hetlb, a['platform'], nodes)
+                gain[a['platform']] = (sum(s) / (len(s) * min(s)), sum(s))
+        print(f"I by load: {', '.join(f'{p} {i:.2f}' for p, (i, _) in sorted(gain.items()))}; W = {work} iterations\n")
+    extra = ' | break-even W*: median (range) | T(W), time / load: median (range) |' if hetlb else ' |'
     print('| variant | ratio | pairs | converged by load / by time | max convergence date, time / load: median (range) '
-          '| data moved, time / load: median (range) |')
-    print('|---|---|---|---|---|---|')
+          '| data moved, time / load: median (range)' + extra)
+    print('|---|---|---|---|---|---|' + ('---|---|' if hetlb else ''))
+    curves = []
     for (variant, ratio), pairs in sorted(groups.items(), key=lambda g: (g[0][0], -g[0][1])):
         both = [(a, b) for a, b in pairs if ok(a) and ok(b)]
         dates = [float(b['max_convergence_date']) / float(a['max_convergence_date']) for a, b in both]
         moved = [float(b['data_transfer_amount']) / float(a['data_transfer_amount']) for a, b in both]
+        cells = ''
+        if hetlb:
+            even, solution = [], []
+            for a, b in both:
+                i_load, total_speed = gain[a['platform']]
+                t_star = float(a['load_per_node']) * int(a['nodes']) * float(a['ratio']) * 1e6 / total_speed
+                d_load, d_time = float(a['max_convergence_date']), float(b['max_convergence_date'])
+                even.append(max(0.0, (d_time - d_load) / ((i_load - 1) * t_star)))
+                solution.append((d_time + work * t_star) / (d_load + work * i_load * t_star))
+            cells = f' {spread(even, 0)} | {spread(solution)} |'
+            if both:
+                points = []
+                for w in [round(10 ** (e / 4)) for e in range(0, 21)]:
+                    ratios = []
+                    for a, b in both:
+                        i_load, total_speed = gain[a['platform']]
+                        t_star = float(a['load_per_node']) * int(a['nodes']) * float(a['ratio']) * 1e6 / total_speed
+                        ratios.append((float(b['max_convergence_date']) + w * t_star) /
+                                      (float(a['max_convergence_date']) + w * i_load * t_star))
+                    points.append((w, statistics.median(ratios)))
+                curves.append((f'{variant} ratio {ratio:g}', points))
         print(f'| {variant} | {ratio:g} | {len(pairs)} | {sum(ok(a) for a, _ in pairs)} / {sum(ok(b) for _, b in pairs)} '
-              f'| {spread(dates)} | {spread(moved)} |')
+              f'| {spread(dates)} | {spread(moved)} |' + cells)
+    if figure:
+        plot(figure, curves)
 
 
 if __name__ == '__main__':
