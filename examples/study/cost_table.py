@@ -90,7 +90,11 @@ def main():
         spec = os.path.join(ROOT, "examples", "study", name + ".json")
         if not os.path.exists(spec):
             continue
+        results = os.path.join(ROOT, "docs", "study", name + ".csv")
+        ran = list(csv.DictReader(rows_file(results, check, "cost_table.py"))) if os.path.exists(results) else []
         for n in nodes:
+            if sum(r["nodes"] == str(n) for r in ran) >= settings(spec, str(n)):
+                continue  # run: its row is in the table above
             done = [r for r in rows if r["nodes"] == str(n) and r["initial"] == "random" and r["topology"] in topologies]
             per_seed = sum(float(r["wall_seconds"]) for r in done) / len({r["seed"] for r in done})
             lines.append(f"| {name} | {n:,} | {len(done) // len({r['seed'] for r in done}) * seeds:,} | "
