@@ -5,9 +5,12 @@
 # figure per size (time to solution against the application's iterations).
 #   balance_report.sh HETLB           write the page and the figures
 #   balance_report.sh HETLB --check   exit 1 if the committed page is not what the rows give
+# Environment: OUT (docs/study) where the page and figures go; FIGURES=0 writes the page alone.
+# examples/study/summaries.sh runs it with the other summaries.
 set -eu
 hetlb=${1:?usage: balance_report.sh HETLB [--check]}
-page=docs/study/grid-real-balance.md
+OUT=${OUT:-docs/study}
+page=$OUT/grid-real-balance.md
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 {
@@ -34,8 +37,9 @@ if [ "${2:-}" = --check ]; then
   exit 0
 fi
 cp "$tmp" "$page.tmp" && mv "$page.tmp" "$page"
+[ "${FIGURES:-1}" = 0 ] && exit 0
 for n in 16 64 256; do
   python3 examples/study/balance_table.py docs/study/grid-real-load.csv docs/study/grid-real-time.csv "$n" \
-    --hetlb "$hetlb" --plot "docs/study/grid-real-balance-$n.svg" > /dev/null
+    --hetlb "$hetlb" --plot "$OUT/grid-real-balance-$n.svg" > /dev/null
 done
-echo "balance_report: wrote $page and docs/study/grid-real-balance-{16,64,256}.svg"
+echo "balance_report: wrote $page and $OUT/grid-real-balance-{16,64,256}.svg"

@@ -54,6 +54,14 @@ if $check; then
 else
   python3 examples/study/verdicts.py --out "$target/verdicts" > /dev/null
 fi
+# What balancing by time buys on the real subset (docs/study/grid-real-balance.md).
+if [ -f docs/study/grid-real-load.csv ] && [ -f docs/study/grid-real-time.csv ]; then
+  if $check; then
+    OUT=$target FIGURES=0 sh examples/study/balance_report.sh "$HETLB" > /dev/null
+  else
+    OUT=$target sh examples/study/balance_report.sh "$HETLB" > /dev/null
+  fi
+fi
 $check || exit 0
 stale=0
 tables() {  # every checked summary under the current directory

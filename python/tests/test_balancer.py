@@ -29,7 +29,7 @@ def test_runs_conserve_every_record(lines, check):
 
 
 @pytest.mark.parametrize("check,message", [
-    ("bad-strategy", 'strategy "fastest": unknown; expected none, simple, makhoul or besteffort'),
+    ("bad-strategy", 'strategy "fastest": unknown; expected none, simple, makhoul, besteffort, first_order or plugin:PATH'),
     ("bad-k", "k = 0.5: expected k >= 1"),
     ("bad-speeds", "speeds: 2 values for 4 ranks; expected one speed per rank"),
     ("bad-topology", "line-of-sight"),
