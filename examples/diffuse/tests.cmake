@@ -69,7 +69,7 @@ diffuse_test(diffuse_np10_random_graph_thread_integer 10 --topology ${diffuse_da
   --seed 4 --progress thread --integer --load-per-node 200)
 diffuse_test(diffuse_np16_random_graph_calls 16 --topology ${diffuse_data}/random-16.edges --initial random --seed 5
   --load-per-node 20)
-diffuse_test(diffuse_np16_torus_thread_integer 16 --topology torus --progress thread --integer --load-per-node 100)
+diffuse_test(diffuse_np16_torus_thread_integer 16 --topology torus --progress thread --integer --load-per-node 200)
 diffuse_test(diffuse_np6_empty_ranks 6 --topology ring --initial ${diffuse_data}/half-empty-6.loads)
 diffuse_test(diffuse_np6_empty_ranks_integer_thread 6 --topology ring --initial ${diffuse_data}/half-empty-6.loads
   --integer --progress thread)
