@@ -18,7 +18,9 @@ which `hetlb simulate diffusion --format json` reports as `final_time_imbalance`
       first). Columns: W* (median, range) and T(W) time / load for W iterations (default 1000).
 """
 import json
+import os
 import subprocess
+import tempfile
 import csv
 import statistics
 import sys
@@ -44,8 +46,6 @@ def spread(values, digits=3):
 def plot(path, curves):
     """T(W) time / load against W (log scale), the median over the pairs of each variant and ratio, drawn
     by gnuplot from a data file; nothing of the data reaches the script as code."""
-    import os
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         data = os.path.join(tmp, 'curves.dat')
         with open(data, 'w') as f:
@@ -118,24 +118,25 @@ def main():
         moved = [float(b['data_transfer_amount']) / float(a['data_transfer_amount']) for a, b in both]
         cells = ''
         if hetlb:
-            even, solution = [], []
-            for a, b in both:
+            def model(a, b):
+                """(I by load, t*, D by load, D by time) of a pair (the docstring's model)."""
                 i_load, total_speed = gain[a['platform']]
                 t_star = float(a['load_per_node']) * int(a['nodes']) * float(a['ratio']) * 1e6 / total_speed
-                d_load, d_time = float(a['max_convergence_date']), float(b['max_convergence_date'])
+                return i_load, t_star, float(a['max_convergence_date']), float(b['max_convergence_date'])
+
+            def solution(a, b, w):
+                """T(w) by time over T(w) by load."""
+                i_load, t_star, d_load, d_time = model(a, b)
+                return (d_time + w * t_star) / (d_load + w * i_load * t_star)
+
+            even = []
+            for a, b in both:
+                i_load, t_star, d_load, d_time = model(a, b)
                 even.append(max(0.0, (d_time - d_load) / ((i_load - 1) * t_star)))
-                solution.append((d_time + work * t_star) / (d_load + work * i_load * t_star))
-            cells = f' {spread(even, 0)} | {spread(solution)} |'
+            cells = f' {spread(even, 0)} | {spread([solution(a, b, work) for a, b in both])} |'
             if both:
-                points = []
-                for w in [round(10 ** (e / 4)) for e in range(0, 21)]:
-                    ratios = []
-                    for a, b in both:
-                        i_load, total_speed = gain[a['platform']]
-                        t_star = float(a['load_per_node']) * int(a['nodes']) * float(a['ratio']) * 1e6 / total_speed
-                        ratios.append((float(b['max_convergence_date']) + w * t_star) /
-                                      (float(a['max_convergence_date']) + w * i_load * t_star))
-                    points.append((w, statistics.median(ratios)))
+                points = [(w, statistics.median(solution(a, b, w) for a, b in both))
+                          for w in [round(10 ** (e / 4)) for e in range(0, 21)]]
                 curves.append((f'{variant} ratio {ratio:g}', points))
         print(f'| {variant} | {ratio:g} | {len(pairs)} | {sum(ok(a) for a, _ in pairs)} / {sum(ok(b) for _, b in pairs)} '
               f'| {spread(dates)} | {spread(moved)} |' + cells)

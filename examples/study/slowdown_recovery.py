@@ -18,6 +18,7 @@ without virtual load; balanced by time and by load.
 """
 import csv
 import io
+import json
 import os
 import subprocess
 import sys
@@ -41,7 +42,6 @@ def fastest_node(hetlb):
     out = subprocess.run([hetlb, "simulate", "diffusion", "--platform", "grid-real", "--nodes", "16",
                           "--topology", "torus", "--iterations", "1", "--time-limit", "0.001", "--format",
                           "json"], check=True, capture_output=True, text=True).stdout
-    import json
     speeds = json.loads(out)["node_speeds"]
     return max(range(len(speeds)), key=lambda i: (speeds[i], -i))
 
@@ -83,7 +83,6 @@ def run_all(hetlb):
                         cmd.append("--virtual-load")
                     print("slowdown_recovery:", label, balance, strategy, "virtual" if virtual else "",
                           file=sys.stderr)
-                    import json
                     result = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
                     with open(trace) as f:
                         before, peak, back, at_end = recovery(f.read(), start, end)
