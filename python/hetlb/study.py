@@ -31,7 +31,7 @@ def _as_flag(text: str) -> bool:
 # columns (src/campaign/spec.cpp), the metrics (src/campaign/results_file.cpp) and the --ranks files.
 _KNOWN: Dict[str, Callable[[str], Any]] = {
     **dict.fromkeys(["spec_version", "mode", "strategy", "estimates", "platform", "topology", "initial", "status",
-                     "error", "configuration", "variant"], str),
+                     "error", "configuration", "variant", "params", "build"], str),
     **dict.fromkeys(["k", "ratio", "load_per_node", "time_limit", "min_comp_iter", "min_lb_iter", "avg_idle_time",
                      "avg_convergence_date", "max_convergence_date", "data_transfer_amount", "computed_load",
                      "load_spread_percent", "simulated_time", "tau", "wall_seconds"], float),

@@ -74,7 +74,7 @@ std::vector<std::size_t> left_to_run(const Spec& spec, const std::map<std::strin
 }
 
 std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_t> todo) {
-  const std::set<std::string> variant = {"strategy", "k", "virtual_load", "integer"};
+  const std::set<std::string> variant = {"strategy", "k", "virtual_load", "integer", "params"};
   std::map<std::string, std::size_t> first_seen;  // configuration -> its first setting in spec order
   std::vector<std::size_t> config(spec.settings.size());
   std::map<std::pair<std::string, int>, int> diameters;  // (topology, nodes) -> diameter

@@ -275,27 +275,59 @@ TEST(CampaignCli, StaggeredPhasesAreTheirOwnVersion) {
 // balance: "load" (the default) keeps the version, so committed rows keep their meaning; "time" runs
 // --balance time under "VERSION+time". On the real Grid'5000 subset time balancing converges to other
 // shares (different dates and data moved); on equal speeds it gives the load rows' metrics.
-// Strategy parameters from the spec reach the runs (--param) and their own column, appended after
-// "error"; a strategy without k records k = 1 as before and nothing in strategy_params.
-TEST(CampaignCli, StrategyParametersHaveTheirOwnColumn) {
+// Strategy parameters from the spec reach the runs (--param) and a column each ("param_NAME", the value
+// as run, empty for a strategy without it; k keeps its key column, 1 for a strategy without k). The
+// parameters away from their defaults are part of the key ("params"), so one strategy can be listed
+// twice with other values: two variants, both resumed, both in the summary.
+TEST(CampaignCli, StrategyParametersHaveTheirOwnColumns) {
   const std::string spec = tmp("params.json"), csv = tmp("params.csv");
   std::remove(csv.c_str());
-  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": ["besteffort:2", "makhoul", "simple"],
-    "strategy_params": {"simple": {"residue_equal": true}}, "virtual_load": false, "integer": false,
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": ["besteffort:2", "makhoul", "simple",
+    {"strategy": "simple", "params": {"residue_equal": true}}], "virtual_load": false, "integer": false,
     "platforms": "cluster", "nodes": 4, "topologies": "ring", "initial": "single", "ratios": 1, "results": ")"
                       << csv << "\"}";
   std::string out, err;
   ASSERT_EQ(hetlb(spec + " -j 2", &out, &err), 0) << err;
   const std::string header = slurp(csv).substr(0, slurp(csv).find('\n'));
-  EXPECT_TRUE(header.ends_with(",error,build,strategy_params")) << header;
-  std::map<std::string, std::string> params;
-  for (const auto& r : rows(csv)) params[r.at("strategy")] = r.at("strategy_params");
-  EXPECT_EQ(params["besteffort"], "k=2");
-  EXPECT_EQ(params["makhoul"], "");
-  EXPECT_EQ(params["simple"], "residue_equal=1");
+  EXPECT_NE(header.find(",min_lb_iter,params,status,"), std::string::npos) << header;
+  EXPECT_TRUE(header.ends_with(",error,build,param_residue_equal")) << header;
+  const auto r = rows(csv);
+  ASSERT_EQ(r.size(), 4u);
+  std::map<std::string, std::string> column, key, k;
+  for (const auto& row : r) {
+    const std::string variant = row.at("strategy") + "[" + row.at("params") + "]";
+    column[variant] = row.at("param_residue_equal");
+    k[variant] = row.at("k");
+  }
+  EXPECT_EQ(k["besteffort[]"], "2");
+  EXPECT_EQ(k["makhoul[]"], "1");
+  EXPECT_EQ(column["besteffort[]"], "");
+  EXPECT_EQ(column["makhoul[]"], "");
+  EXPECT_EQ(column["simple[]"], "0");  // the default, as run
+  EXPECT_EQ(column["simple[residue_equal=1]"], "1");
+  EXPECT_NE(out.find("| simple residue_equal=1 |"), std::string::npos) << out;
+  // Resumed: nothing left to run, the same rows.
+  const std::string before = slurp(csv);
+  ASSERT_EQ(hetlb(spec, &out, &err), 0) << err;
+  EXPECT_EQ(slurp(csv), before);
+  EXPECT_NE(err.find("4 done"), std::string::npos) << err;
+  // The same variant twice, an unknown parameter, a bad entry: refused before any run.
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": ["simple", {"strategy": "simple",
+    "params": {"residue_equal": false}}], "nodes": 4, "topologies": "ring"})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("listed twice"), std::string::npos) << err;
   std::ofstream(spec) << R"({"spec_version": "p1", "strategies": ["makhoul"], "strategy_params": {"makhoul": {"k": 2}}})";
   EXPECT_NE(hetlb(spec, &out, &err), 0);
   EXPECT_NE(err.find("strategy makhoul: unknown parameter \"k\""), std::string::npos) << err;
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "simple", "alpha": 1}]})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("\"strategies\" = \"alpha\"; expected entries {\"strategy\": NAME"), std::string::npos) << err;
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"params": {}}]})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("expected a \"strategy\" in every object entry"), std::string::npos) << err;
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "simple", "params": {"residue_equal": "yes"}}]})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("expected a number or a boolean for parameter residue_equal"), std::string::npos) << err;
 }
 
 TEST(CampaignCli, TimeBalancingIsItsOwnVersion) {
@@ -451,7 +483,7 @@ TEST(CampaignCli, RowsNameTheirBuildAndBuildsDoNotMixUnlessAllowed) {
   EXPECT_TRUE(std::regex_match(r[0].at("build"), build)) << r[0].at("build");
   EXPECT_EQ(out.find("Builds mixed"), std::string::npos) << out;
   const std::string header = slurp(csv).substr(0, slurp(csv).find('\n'));
-  EXPECT_TRUE(header.ends_with(",error,build,strategy_params")) << header;  // appended after the older columns
+  EXPECT_TRUE(header.ends_with(",error,build")) << header;
 
   // Rows of another build: refused before any run, file untouched.
   const std::string edited = with_column(slurp(csv), "build", "feedfeedfeed");
@@ -471,12 +503,14 @@ TEST(CampaignCli, RowsNameTheirBuildAndBuildsDoNotMixUnlessAllowed) {
   EXPECT_NE(out.find("Builds mixed in these results: "), std::string::npos) << out;
   EXPECT_NE(out.find("feedfeedfeed (1 rows)"), std::string::npos) << out;
 
-  // A file written before the build column: its rows are "unrecorded"; with the flag the file gets the
-  // column (empty in its old rows) and the new rows their build.
+  // A file written before the build and params columns: its rows are "unrecorded" and keep their key
+  // (no params: every parameter at its default); with the flag the file gets the columns (empty in its
+  // old rows), the new rows their build, and the old row is not run again.
   std::ofstream(spec) << base << "[1]}";
-  std::ofstream(csv) << with_column(other, "build", nullptr);
+  std::ofstream(csv) << with_column(with_column(other, "build", nullptr), "params", nullptr);
   const std::string old = slurp(csv);
   ASSERT_EQ(old.find("build"), std::string::npos);
+  ASSERT_EQ(old.find("params"), std::string::npos);
   std::ofstream(spec) << base << "[1, 0.1]}";
   ASSERT_EQ(hetlb(spec, &out, &err), 1);
   EXPECT_NE(err.find("rows of another build, unrecorded (1 rows)"), std::string::npos) << err;
@@ -485,7 +519,9 @@ TEST(CampaignCli, RowsNameTheirBuildAndBuildsDoNotMixUnlessAllowed) {
   r = rows(csv);
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[0].at("build"), "");
+  EXPECT_EQ(r[0].at("params"), "");
   EXPECT_TRUE(std::regex_match(r[1].at("build"), build)) << r[1].at("build");
+  EXPECT_NE(slurp(csv).substr(0, slurp(csv).find('\n')).find(",error,params,build"), std::string::npos);
   EXPECT_NE(out.find("unrecorded (1 rows)"), std::string::npos) << out;
   // Read back alone (--report-only), an old file is a file of one build: the summary names none.
   std::ofstream(csv) << old;
@@ -506,7 +542,7 @@ TEST(CampaignCli, ImbalanceOverTimeIsAskedForRankedAndDrawn) {
   std::string out, err;
   ASSERT_EQ(hetlb(spec + " -j 2 --metric load_imbalance_integral --plot " + svg, &out, &err), 0) << err;
   const std::string header = slurp(csv).substr(0, slurp(csv).find('\n'));
-  EXPECT_TRUE(header.ends_with(",error,build,strategy_params,load_imbalance_at_0.5,time_imbalance_at_0.5,load_imbalance_at_2,"
+  EXPECT_TRUE(header.ends_with(",error,build,load_imbalance_at_0.5,time_imbalance_at_0.5,load_imbalance_at_2,"
                                "time_imbalance_at_2,load_imbalance_integral,time_imbalance_integral"))
       << header;
   const auto r = rows(csv);

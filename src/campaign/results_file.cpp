@@ -26,9 +26,8 @@ const std::vector<std::string> kMetricColumns = {
     "status", "converged", "converged_nodes", "avg_idle_time", "avg_convergence_date", "max_convergence_date",
     "data_transfer_amount", "computed_load", "load_spread_percent", "ctrl_messages", "data_messages",
     "simulated_time", "tau", "streaks_computed", "wall_seconds", "error",
-    // Appended after "error" (files written before them lack them: read as empty cells): the build, and
-    // every parameter of the strategy as run.
-    "build", "strategy_params"};
+    // Appended after "error" (files written before it lack it: read as empty cells): the build.
+    "build"};
 
 std::string build_of(const Row& row) {
   const std::string& b = row.at("build");
@@ -93,7 +92,7 @@ std::map<std::string, Row> parse(const std::string& path, const std::string& tex
   if (lines.empty()) return rows;
   header = split(lines[0]);
   for (const auto& column : kKeyColumns)
-    if (std::find(header.begin(), header.end(), column) == header.end())
+    if (column != "params" && std::find(header.begin(), header.end(), column) == header.end())
       throw Error(fmt::format("results \"{}\": no column \"{}\"; expected a results file of hetlb campaign "
                               "(a file of an older format: use another results file)",
                               path, column));
@@ -382,20 +381,21 @@ std::vector<std::string> metric_cells(const std::string& status, const nlohmann:
                               result.at("build").contains("id") && result.at("build").at("id").is_string()
                           ? result.at("build").at("id").get<std::string>()
                           : build);
-    else if (column == "strategy_params" && status == "ok" && result.contains(column) && result.at(column).is_object()) {
-      // Every parameter of the strategy as run, "name=value" joined by ';' (empty: it has none).
-      std::string params;
-      for (const auto& [name, value] : result.at(column).items())
-        params += (params.empty() ? "" : ";") + name + "=" + cell(value);
-      cells.push_back(params);
-    }
     else if (status == "ok" && result.contains(column))
       cells.push_back(cell(result.at(column)));
     else
       cells.push_back("");
   }
-  for (const auto& column : result_columns)
+  for (const auto& column : result_columns) {
+    if (column.rfind("param_", 0) == 0) {  // a parameter of the strategy as run (Spec::param_columns)
+      const std::string name = column.substr(6);
+      const bool has = status == "ok" && result.contains("strategy_params") && result.at("strategy_params").is_object() &&
+                       result.at("strategy_params").contains(name);
+      cells.push_back(has ? cell(result.at("strategy_params").at(name)) : "");
+      continue;
+    }
     cells.push_back(status == "ok" && result.contains(column) ? cell(result.at(column)) : "");
+  }
   return cells;
 }
 

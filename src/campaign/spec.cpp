@@ -30,7 +30,10 @@ namespace hetlb::campaign {
 
 const std::vector<std::string> kKeyColumns = {
     "spec_version", "mode", "strategy", "k", "virtual_load", "integer", "estimates", "platform", "nodes", "topology",
-    "initial", "ratio", "seed", "load_per_node", "iterations", "time_limit", "min_comp_iter", "min_lb_iter"};
+    "initial", "ratio", "seed", "load_per_node", "iterations", "time_limit", "min_comp_iter", "min_lb_iter",
+    // The strategy's parameters set away from their defaults, k aside ("NAME=VALUE;...", in declaration
+    // order; empty: all defaults). Files written before it lack it: read as empty.
+    "params"};
 
 bool CompareGroups::is_subject(const std::string& strategy) const {
   return std::find(subject.begin(), subject.end(), strategy) != subject.end();
@@ -125,6 +128,8 @@ std::string num(double x) { return fmt::format("{}", x); }
 struct SpecStrategy {
   std::string name, k = "1";
   std::vector<std::string> params;  // NAME=VALUE for --param
+  std::string variant;              // the "params" key cell: parameters other than k away from their defaults
+  std::vector<std::string> names;   // every parameter of the rule but k, in declaration order
 };
 
 SpecStrategy spec_strategy(const std::string& entry, const json& params) {
@@ -153,8 +158,23 @@ SpecStrategy spec_strategy(const std::string& entry, const json& params) {
     strategy.set(name + "=" + text);
     out.params.push_back(name + "=" + text);
   }
+  const auto& declared = strategy.rule().params;
+  for (std::size_t i = 0; i < declared.size(); ++i) {
+    if (declared[i].name == "k") continue;
+    out.names.push_back(declared[i].name);
+    if (strategy.params()[i] != declared[i].default_value)
+      out.variant += (out.variant.empty() ? "" : ";") + declared[i].name + "=" + num(strategy.params()[i]);
+  }
   return out;
 }
+
+// A "strategies" entry: "NAME", "NAME:K" or {"strategy": "NAME" or "NAME:K", "params": {...}}, the last
+// form to list one strategy several times with other parameters. `id` names it in messages and, for a
+// string, in "strategy_params" and "compare".
+struct SpecEntry {
+  std::string id, text;  // text: the "strategy" string
+  json params = json::object();
+};
 
 std::string read_version(const Reader& r) {
   if (!r.spec.contains("spec_version"))
@@ -257,21 +277,56 @@ Spec read_spec(const std::string& path) {
 
   const std::string strategy_names =
       fmt::format("{}, plugin:PATH or NAME:K for a strategy with parameter k (K >= 1)", diffusion::builtin_names());
-  const auto strategies = r.checked<std::string>(
-      "strategies", {"besteffort:1", "besteffort:2", "besteffort:4", "makhoul"}, strategy_names,
-      [](const std::string& st) { return st.find_first_of(",\"\n\r") == std::string::npos; });
-  // Each entry's strategy (a plug-in is loaded and checked here, before any run) and its parameters
-  // from "strategy_params": {"ENTRY": {"NAME": VALUE, ...}}.
+  std::vector<SpecEntry> entries;
+  if (!spec.contains("strategies")) {
+    for (const char* st : {"besteffort:1", "besteffort:2", "besteffort:4", "makhoul"}) entries.push_back({st, st});
+  } else {
+    const json& v = spec.at("strategies");
+    const json list = v.is_array() ? v : json::array({v});
+    if (list.empty()) r.fail("strategies", v, "a non-empty list of " + strategy_names);
+    const auto check_params = [&](const json& params, const std::string& of) {
+      if (!params.is_object()) r.fail(of, params, "an object {\"PARAMETER\": VALUE}");
+      for (const auto& [name, value] : params.items())
+        if (!value.is_number() && !value.is_boolean())
+          r.fail(of, value, fmt::format("a number or a boolean for parameter {}", name));
+    };
+    for (const json& x : list) {
+      const auto plain = [&](const json& text) {
+        if (!text.is_string() || text.get<std::string>().find_first_of(",\"\n\r") != std::string::npos ||
+            text.get<std::string>().empty())
+          r.fail("strategies", text, "a non-empty list of " + strategy_names);
+        return text.get<std::string>();
+      };
+      if (x.is_object()) {
+        for (const auto& [key, value] : x.items())
+          if (key != "strategy" && key != "params")
+            r.fail("strategies", json(key), "entries {\"strategy\": NAME, \"params\": {\"PARAMETER\": VALUE}}");
+        if (!x.contains("strategy")) r.fail("strategies", x, "a \"strategy\" in every object entry");
+        SpecEntry e{io::detail::excerpt(x), plain(x.at("strategy"))};
+        if (x.contains("params")) {
+          check_params(x.at("params"), "strategies");
+          e.params = x.at("params");
+        }
+        entries.push_back(std::move(e));
+      } else {
+        const std::string text = plain(x);
+        entries.push_back({text, text});
+      }
+    }
+  }
+  // String entries' parameters from "strategy_params": {"ENTRY": {"NAME": VALUE, ...}}.
   if (spec.contains("strategy_params")) {
     const json& sp = spec.at("strategy_params");
     if (!sp.is_object()) r.fail("strategy_params", sp, "an object {\"STRATEGY\": {\"PARAMETER\": VALUE}}");
     for (const auto& [entry, params] : sp.items()) {
-      if (std::find(strategies.begin(), strategies.end(), entry) == strategies.end())
-        r.fail("strategy_params", json(entry), "entries of \"strategies\"");
+      const auto named = std::find_if(entries.begin(), entries.end(),
+                                      [&](const SpecEntry& e) { return e.id == entry && e.text == entry; });
+      if (named == entries.end()) r.fail("strategy_params", json(entry), "entries of \"strategies\"");
       if (!params.is_object()) r.fail("strategy_params", params, "an object {\"PARAMETER\": VALUE}");
       for (const auto& [name, value] : params.items())
         if (!value.is_number() && !value.is_boolean())
           r.fail("strategy_params", value, fmt::format("a number or a boolean for parameter {} of {}", name, entry));
+      named->params = params;
     }
   }
   // The comparison of the summary: {"subject": [names], "against": [names], "baseline": name}, every
@@ -280,7 +335,8 @@ Spec read_spec(const std::string& path) {
     const json& cmp = spec.at("compare");
     if (!cmp.is_object()) r.fail("compare", cmp, "an object {\"subject\": [...], \"against\": [...], \"baseline\": ...}");
     std::set<std::string> names;
-    for (const auto& st : strategies) names.insert(st.rfind("plugin:", 0) == 0 ? st : st.substr(0, st.find(':')));
+    for (const auto& e : entries)
+      names.insert(e.text.rfind("plugin:", 0) == 0 ? e.text : e.text.substr(0, e.text.find(':')));
     const auto names_of = [&](const std::string& key) {
       std::vector<std::string> out;
       const json& v = cmp.at(key);
@@ -311,12 +367,18 @@ Spec read_spec(const std::string& path) {
     s.compare.subject_label = labels(s.compare.subject);
     s.compare.against_label = s.compare.against.empty() ? "the others" : labels(s.compare.against);
   }
-  std::map<std::string, SpecStrategy> strategy_of_entry;
-  for (const auto& st : strategies) try {
-      strategy_of_entry[st] = spec_strategy(st, spec.value("strategy_params", json::object()).value(st, json::object()));
-    } catch (const Error& e) {
-      r.fail("strategies", json(st), fmt::format("{} ({})", strategy_names, e.what()));
+  // Each entry's strategy (a plug-in is loaded and checked here, before any run), parameters and their
+  // result columns "param_NAME" (the values as run; empty for a strategy without that parameter).
+  std::vector<SpecStrategy> strategies;
+  for (const auto& e : entries) try {
+      strategies.push_back(spec_strategy(e.text, e.params));
+      for (const auto& name : strategies.back().names)
+        if (std::find(s.param_columns.begin(), s.param_columns.end(), "param_" + name) == s.param_columns.end())
+          s.param_columns.push_back("param_" + name);
+    } catch (const Error& err) {
+      r.fail("strategies", json(e.id), fmt::format("{} ({})", strategy_names, err.what()));
     }
+  s.result_columns.insert(s.result_columns.begin(), s.param_columns.begin(), s.param_columns.end());
   const auto virt = r.list<bool>("virtual_load", {false, true}, "booleans");
   const auto integer = r.list<bool>("integer", {false, true}, "booleans");
   const auto estimates = r.checked<std::string>("estimates", {"accounted"}, "accounted or reported",
@@ -409,7 +471,7 @@ Spec read_spec(const std::string& path) {
                             "the matrix)",
                             path, kMaxSettings));
   s.settings.reserve(total);
-  for (const auto& st : strategies)
+  for (const SpecStrategy& strategy : strategies)
     for (bool v : virt)
       for (bool in : integer)
         for (const auto& est : estimates)
@@ -424,7 +486,6 @@ Spec read_spec(const std::string& path) {
                           for (double limit : limits)
                             for (double mc : min_comp)
                               for (double ml : min_lb) {
-                                const SpecStrategy& strategy = strategy_of_entry.at(st);
                                 const std::string& name = strategy.name;
                                 const std::string& k = strategy.k;
                                 const long long run_iterations = s.mode == "fixed_duration" ? kNeverConverge : it;
@@ -435,7 +496,7 @@ Spec read_spec(const std::string& path) {
                                 x.values = {s.version, s.mode, name, k, v ? "true" : "false", in ? "true" : "false",
                                             est, pf, std::to_string(n), tp, init, num(ratio),
                                             std::to_string(seeds[si]), num(load), std::to_string(run_iterations),
-                                            num(seconds), num(mc), num(ml)};
+                                            num(seconds), num(mc), num(ml), strategy.variant};
                                 x.args = {"--strategy", name, "--k", k, "--estimates", est, "--platform", pf,
                                           "--nodes", std::to_string(n), "--topology", tp, "--initial", init,
                                           "--ratio", num(ratio), "--seed", std::to_string(seeds[si]),

@@ -47,7 +47,9 @@ struct Spec {
   double timeout = 0;  // wall seconds per run, 0: none
   // Result columns the spec asks for beyond the fixed ones (appended to the rows, not keys): the load
   // and time imbalance at the dates of "metrics_at", their integrals with "imbalance_integral".
-  std::vector<std::string> result_columns;
+  // The strategies' parameters but k, one column each ("param_NAME", first in result_columns): the value
+  // as run, empty for a strategy without that parameter.
+  std::vector<std::string> result_columns, param_columns;
   std::vector<Setting> settings;  // longest first (most nodes first), then in spec order
 };
 

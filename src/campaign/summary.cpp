@@ -16,11 +16,12 @@
 namespace hetlb::campaign {
 
 namespace {
-const std::set<std::string> kVariantColumns = {"spec_version", "strategy", "k", "virtual_load"};
+const std::set<std::string> kVariantColumns = {"spec_version", "strategy", "k", "virtual_load", "params"};
 
 std::string variant_of(const Setting& s) {
   std::string v = s.value("strategy");
   if (v == "besteffort") v += " k=" + s.value("k");
+  if (!s.value("params").empty()) v += " " + s.value("params");
   if (s.value("virtual_load") == "true") v += " +virtual";
   return v;
 }
