@@ -11,6 +11,7 @@
 
 #include "hetlb/error.hpp"
 #include "hetlb/mpi/diffusion.hpp"
+#include "hetlb/number_text.hpp"
 
 #ifdef HETLB_SMPI
 #include <smpi/smpi.h>
@@ -23,30 +24,9 @@ namespace diffuse {
 
 namespace {
 double number(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) throw hetlb::Error(fmt::format("{}: \"{}\" is not a number", what, text));
-  return v;
-}
-
-std::vector<double> numbers(const std::string& text, const std::string& what) {
-  std::string t = text;
-  std::replace(t.begin(), t.end(), ',', ' ');
-  std::istringstream in(t);
-  std::vector<double> v;
-  for (std::string word; in >> word;) {
-    if (word[0] == '#') {
-      std::getline(in, word);
-      continue;
-    }
-    v.push_back(number(word, what));
-  }
-  return v;
+  const std::optional<double> v = hetlb::number_of(text);
+  if (!v) throw hetlb::Error(fmt::format("{}: \"{}\" is not a number", what, text));
+  return *v;
 }
 
 void check(const std::vector<double>& speeds, int ranks, const std::string& what) {
@@ -63,7 +43,7 @@ std::vector<double> parse_speeds(const std::string& arg, int ranks) {
                     !std::ifstream(arg).good();
   std::vector<double> speeds;
   if (list) {
-    speeds = numbers(arg, fmt::format("--speeds {}", arg));
+    speeds = hetlb::numbers_of(arg, fmt::format("--speeds {}", arg));
     check(speeds, ranks, fmt::format("--speeds {}", arg));
     return speeds;
   }

@@ -27,6 +27,7 @@
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/number_text.hpp"
 #include "hetlb/mpi/distribution.hpp"
 #include "hetlb/mpi/ring_redistribution.hpp"
 #include "hetlb/ring/drift.hpp"
@@ -48,16 +49,10 @@ struct Options {
 };
 
 double number(const std::string& option, const char* text, double lo, bool whole = false) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || text[used] != '\0' || !std::isfinite(v) || v < lo || (whole && (v != std::floor(v) || v > 1e15)))
+  const std::optional<double> v = hetlb::number_of(text);
+  if (!v || !std::isfinite(*v) || *v < lo || (whole && (*v != std::floor(*v) || *v > 1e15)))
     throw Error(fmt::format("{} {}: {} >= {} expected", option, text, whole ? "an integer" : "a number", lo));
-  return v;
+  return *v;
 }
 
 Options parse(int argc, char** argv) {

@@ -5,24 +5,21 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <system_error>
 
 #include <CLI/CLI.hpp>
+
+#include "hetlb/number_text.hpp"
 
 namespace hetlb::cli {
 
 inline CLI::Validator number_check(bool (*ok)(double), const std::string& expected) {
   return CLI::Validator(
       [ok, expected](std::string& text) -> std::string {
-        double v = 0;
-        std::size_t used = 0;
-        try {
-          v = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != text.size() || used == 0 || !ok(v)) return "value " + text + ": expected " + expected;
+        const std::optional<double> v = number_of(text);
+        if (!v || !ok(*v)) return "value " + text + ": expected " + expected;
         return "";
       },
       expected);

@@ -13,6 +13,7 @@
 
 #include "commands.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/number_text.hpp"
 #include "hetlb/input_file.hpp"
 #include "hetlb/io/perturbation_json.hpp"
 #include "hetlb/io/platform_json.hpp"
@@ -52,16 +53,10 @@ struct ScatterOptions {
 };
 
 double parse_factor(const std::string& where, const std::string& text) {
-  std::size_t used = 0;
-  double v = 0;
-  try {
-    v = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || !(v > 0) || !std::isfinite(v))
+  const std::optional<double> v = number_of(text);
+  if (!v || !(*v > 0) || !std::isfinite(*v))
     throw Error(fmt::format("{}: factor '{}': expected a positive number", where, text));
-  return v;
+  return *v;
 }
 
 // NAME=F scales NAME's computation cost (a load peak), NAME:comm=F its link.

@@ -11,6 +11,7 @@
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/diffusion.hpp"
+#include "hetlb/number_text.hpp"
 
 namespace hetlb::mpi {
 
@@ -31,25 +32,7 @@ std::vector<double> read_speeds(const std::string& path) {
     }
     return speeds;
   }
-  std::string t = text.str();
-  std::replace(t.begin(), t.end(), ',', ' ');
-  std::istringstream words(t);
-  for (std::string word; words >> word;) {
-    if (word[0] == '#') {
-      std::getline(words, word);
-      continue;
-    }
-    std::size_t used = 0;
-    double v = 0;
-    try {
-      v = std::stod(word, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != word.size()) throw hetlb::Error(fmt::format("{}: \"{}\" is not a number", path, word));
-    speeds.push_back(v);
-  }
-  return speeds;
+  return numbers_of(text.str(), path);
 }
 
 }  // namespace hetlb::mpi
