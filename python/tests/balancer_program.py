@@ -10,18 +10,8 @@ import numpy as np
 
 import hetlb.mpi
 
-comm = MPI.COMM_WORLD
-rank, size = comm.Get_rank(), comm.Get_size()
+from mpi_checks import comm, outcome, rank, report
 record = np.dtype([("key", "u8"), ("value", "f8"), ("payload", "f4", (3,)), ("visits", "i4")])
-lines = []
-
-
-def outcome(check, call):
-    try:
-        result = call()
-        lines.append(f"{check} {rank} ok {result}")
-    except ValueError as e:
-        lines.append(f"{check} {rank} ValueError {e}")
 
 
 def records(n, first=0):
@@ -239,6 +229,4 @@ error("dtype-differs", items=records(10, 10 * rank) if rank != 3 else np.zeros(1
 error("object-dtype", items=np.array([None] * 3) if rank == 1 else records(3, 3 * rank))
 error("no-items", items=None)
 error("options-differ", strategy="makhoul" if rank == 2 else "besteffort")
-everything = comm.gather(lines, root=0)  # printed by rank 0 alone: mpirun may cut lines printed at once
-if rank == 0:
-    print("\n".join(line for mine in everything for line in mine), flush=True)
+report()

@@ -62,3 +62,15 @@ def mpirun():
 
 def python():
     return sys.executable
+
+
+def mpi_checks_of(program, timeout):
+    """{check: {rank: outcome}} of a program of this folder run under mpirun -np 4 (mpi_checks.py)."""
+    p = subprocess.run([*mpirun(), "-np", "4", python(), os.path.join(os.path.dirname(__file__), program)],
+                       capture_output=True, text=True, timeout=timeout)
+    assert p.returncode == 0, p.stderr
+    out = {}
+    for line in p.stdout.splitlines():
+        check, rank, rest = line.split(" ", 2)
+        out.setdefault(check, {})[int(rank)] = rest
+    return out

@@ -1,26 +1,15 @@
 """Run under mpirun -np 4 by test_mpi.py: hetlb.mpi on records, persistent plans, and agreed errors.
 Rank 0 prints one line per check and rank: "<check> <rank> <outcome>"."""
-from mpi4py import MPI
 import numpy as np
 
 import hetlb
 import hetlb.mpi
 
-comm = MPI.COMM_WORLD
-rank, size = comm.Get_rank(), comm.Get_size()
+from mpi_checks import comm, outcome, rank, report, size
 platform = hetlb.platform(compute=[3e-3, 1e-3, 2e-3, 1e-3][:size], comm=[0, 1e-4, 3e-4, 2e-4][:size], root=0)
 plan = hetlb.plan_scatter(platform, items=1000)
 
 
-lines = []
-
-
-def outcome(check, call):
-    try:
-        result = call()
-        lines.append(f"{check} {rank} ok {result}")
-    except ValueError as e:
-        lines.append(f"{check} {rank} ValueError {e}")
 
 
 # records of 3 float32 each, scattered and gathered back through a persistent plan, twice
@@ -139,6 +128,4 @@ def calibrated():
 outcome("calibrate", calibrated)
 outcome("calibrate-fails", lambda: hetlb.mpi.calibrate(comm, (lambda x: 1 / 0) if rank == 2 else abs, [10]))
 outcome("calibrate-sizes", lambda: hetlb.mpi.calibrate(comm, abs, [10, 0]))
-everything = comm.gather(lines, root=0)  # printed by rank 0 alone: mpirun may cut lines printed at once
-if rank == 0:
-    print("\n".join(line for mine in everything for line in mine), flush=True)
+report()

@@ -1,26 +1,16 @@
 """hetlb.mpi.Balancer under mpirun -np 4 (balancer_program.py): records moved by the diffusion runtime
 and conserved by id in both modes, with given speeds, stop(), a progress thread; the GIL released
 while a call waits; every refusal the same ValueError on every rank, with the C library's message."""
-import os
-import subprocess
-
 import pytest
 
-from conftest import mpirun, python
+from conftest import mpi_checks_of
 
 pytest.importorskip("mpi4py")
 
 
 @pytest.fixture(scope="module")
 def lines():
-    p = subprocess.run([*mpirun(), "-np", "4", python(), os.path.join(os.path.dirname(__file__), "balancer_program.py")],
-                       capture_output=True, text=True, timeout=240)
-    assert p.returncode == 0, p.stderr
-    out = {}
-    for line in p.stdout.splitlines():
-        check, rank, rest = line.split(" ", 2)
-        out.setdefault(check, {})[int(rank)] = rest
-    return out
+    return mpi_checks_of("balancer_program.py", timeout=240)
 
 
 @pytest.mark.parametrize("check", ["async", "bsp", "speeds", "platform-speeds", "stop-gil", "thread", "stale-view", "views-no-leak"])

@@ -1,25 +1,15 @@
 """hetlb.mpi under mpirun -np 4: records round trip through a persistent plan, and every argument
 error is the same ValueError on every rank (no hang)."""
-import os
-import subprocess
-
 import pytest
 
-from conftest import mpirun, python
+from conftest import mpi_checks_of
 
 pytest.importorskip("mpi4py")
 
 
 @pytest.fixture(scope="module")
 def lines():
-    p = subprocess.run([*mpirun(), "-np", "4", python(), os.path.join(os.path.dirname(__file__), "mpi_program.py")],
-                       capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr
-    out = {}
-    for line in p.stdout.splitlines():
-        check, rank, rest = line.split(" ", 2)
-        out.setdefault(check, {})[int(rank)] = rest
-    return out
+    return mpi_checks_of("mpi_program.py", timeout=120)
 
 
 def test_roundtrip(lines):
