@@ -83,8 +83,10 @@ class Shadow {
   double base() const { return base_; }
 
   // Plan costs + excess per iteration so far, the current period closed now at its last known cost.
+  // A period under way counts only once it costs more than the completed ones (its plan is not known yet).
   double rate() const {
-    return (spent_ + f_ + known_cost_) / static_cast<double>(spent_iterations_ + k_);
+    const double now = (spent_ + f_ + known_cost_) / static_cast<double>(spent_iterations_ + k_);
+    return complete_ ? std::max(now, spent_ / static_cast<double>(spent_iterations_)) : now;
   }
 
   // Predicted plan costs + excess of the h iterations after a redistribution: min(rho h, P(h)).
@@ -146,11 +148,154 @@ class Shadow {
   std::vector<double> cum_, last_;  // summed excess over the first j iterations of the current / last period
 };
 
+
+// The balanced ring redistributed before every iteration that follows a drift ("every iteration" from
+// a balanced start): each iteration costs the balanced ring's excess plus the plan from the targets
+// moved by the last drift. On a unidirectional ring under Theorem 2's hypothesis the plan's time,
+// max_j x_j c_{j,j+1} with x the prefix sums of the moved loads less their minimum, is computed from the
+// drift's entries alone (the prefix sums are constant between them; a sparse table answers the largest
+// link cost of each stretch), so the counterfactual costs O(|drift| log |drift|) per iteration; elsewhere
+// (bidirectional rings, a target below 1) it is not kept and the model uses the shadow alone.
+class Eager {
+ public:
+  void start(const PolicyView& v) {
+    *this = Eager{};
+    const Ring& ring = v.app->ring;
+    targets_ = v.targets;
+    links_ = &ring;
+    on_ = !ring.bidirectional();
+    for (const Count x : *targets_) on_ = on_ && x >= 1;
+    if (!on_) return;
+    loads_ = *targets_;
+    const std::size_t n = loads_.size();
+    table_.assign(1, ring.succ_cost);
+    for (std::size_t len = 2; len <= n; len *= 2) {
+      const std::vector<double>& prev = table_.back();
+      std::vector<double> next(n - len + 1);
+      for (std::size_t i = 0; i + len <= n; ++i) next[i] = std::max(prev[i], prev[i + len / 2]);
+      table_.push_back(std::move(next));
+    }
+  }
+
+  // Before iteration t >= 1: the plan that would rebalance the targets moved by the drift after t-1
+  // (iteration 0 follows no drift and says nothing of the drift's pace).
+  void step(const PolicyView& v, double base) {
+    if (!on_ || v.t == 0) return;
+    ++iterations_;
+    spent_ += base;
+    if (v.last_delta == nullptr || v.last_delta->empty()) return;
+    spent_ += plan_time(*v.last_delta);
+    ++drifts_;
+    at_drift_ = iterations_, spent_at_drift_ = spent_;
+  }
+
+  bool on() const { return on_; }
+  // Plan costs + excess per iteration so far.
+  // The iterations since the last drift count only once they outnumber the mean gap between drifts
+  // (before, the next drift's plan is due and not known).
+  double rate() const {
+    if (drifts_ > 0 && (iterations_ - at_drift_) * drifts_ <= at_drift_) return spent_at_drift_ / static_cast<double>(at_drift_);
+    return iterations_ > 0 ? spent_ / static_cast<double>(iterations_) : 0;
+  }
+
+ private:
+  double largest_cost(std::size_t a, std::size_t b) const {  // max of succ_cost[a..b), a < b
+    std::size_t level = 0;
+    while ((std::size_t{2} << level) <= b - a) ++level;
+    return std::max(table_[level][a], table_[level][b - (std::size_t{1} << level)]);
+  }
+
+  double plan_time(const Delta& delta) {
+    apply_delta(loads_, delta);
+    moved_.clear();
+    bool hypothesis = true;
+    for (const auto& [i, d] : delta) {
+      if (loads_[i] != (*targets_)[i]) moved_.push_back({i, loads_[i] - (*targets_)[i]});
+      hypothesis = hypothesis && loads_[i] >= 1;
+    }
+    double time = 0;
+    if (!hypothesis) {
+      time = redistribution_cost(*links_, loads_, *targets_).time;
+    } else if (!moved_.empty()) {
+      if (!std::is_sorted(moved_.begin(), moved_.end())) {
+        std::sort(moved_.begin(), moved_.end());
+        moved_.erase(std::unique(moved_.begin(), moved_.end()), moved_.end());  // a processor named twice
+      }
+      // Prefix sums: 0 before the first entry, p_k on [i_k, i_{k+1}), back to 0 from the last one.
+      Count f = 0, lo = 0;
+      for (const auto& [i, d] : moved_) lo = std::min(lo, f += d);
+      const std::size_t n = loads_.size();
+      f = 0;
+      for (std::size_t k = 0; k < moved_.size(); ++k) {
+        f += moved_[k].second;
+        const std::size_t a = moved_[k].first, b = k + 1 < moved_.size() ? moved_[k + 1].first : n;
+        if (f - lo > 0) time = std::max(time, static_cast<double>(f - lo) * largest_cost(a, b));
+      }
+      // The stretch before the first entry (prefix 0, as from the last entry on).
+      if (lo < 0 && moved_.front().first > 0) time = std::max(time, static_cast<double>(-lo) * largest_cost(0, moved_.front().first));
+    }
+    for (const auto& [i, d] : delta) loads_[i] = (*targets_)[i];
+    return time;
+  }
+
+  const Ring* links_ = nullptr;
+  const std::vector<Count>* targets_ = nullptr;
+  bool on_ = false;
+  std::vector<Count> loads_;
+  std::vector<std::vector<double>> table_;  // table_[l][i] = max of succ_cost[i .. i + 2^l)
+  Delta moved_;
+  std::size_t iterations_ = 0, drifts_ = 0, at_drift_ = 0;
+  double spent_ = 0, spent_at_drift_ = 0;
+};
+
+// The ring never redistributed ("never" from the start): the initial loads moved by every drift the
+// run observes; its mean excess per iteration is the level a ring left alone settles at.
+class Untouched {
+ public:
+  void start(const PolicyView& v) {
+    *this = Untouched{};
+    const IterativeApp& app = *v.app;
+    loads_ = app.ring.loads;
+    w_ = app.compute_cost;
+    ideal_ = v.ideal_time;
+    inv_.resize(app.speeds.size());
+    for (std::size_t i = 0; i < inv_.size(); ++i) inv_[i] = 1 / app.speeds[i];
+  }
+  void step(const PolicyView& v) {
+    if (v.last_delta != nullptr && !v.last_delta->empty()) {
+      apply_delta(loads_, *v.last_delta);
+      for (const auto& [i, d] : *v.last_delta) {
+        const double q = static_cast<double>(loads_[i]) * inv_[i];
+        if (q > top_) top_ = q, arg_ = i;
+        else if (i == arg_ && q < top_) stale_ = true;
+      }
+    }
+    if (stale_) {
+      top_ = -1;
+      for (std::size_t i = 0; i < loads_.size(); ++i)
+        if (const double q = static_cast<double>(loads_[i]) * inv_[i]; q > top_) top_ = q, arg_ = i;
+      stale_ = false;
+    }
+    sum_ += w_ * top_ - ideal_;
+    ++iterations_;
+  }
+  double level() const { return sum_ / static_cast<double>(iterations_); }
+
+ private:
+  std::vector<Count> loads_;
+  std::vector<double> inv_;
+  double w_ = 0, ideal_ = 0, top_ = 0, sum_ = 0;
+  std::size_t arg_ = 0, iterations_ = 0;
+  bool stale_ = true;
+};
+
 class Model final : public Policy {
  public:
   bool redistribute(const PolicyView& v) override {
-    if (v.t == 0) shadow_.start(v), known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0;
+    if (v.t == 0) shadow_.start(v), eager_.start(v), untouched_.start(v), known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0;
     shadow_.step(v);
+    eager_.step(v, shadow_.base());
+    untouched_.step(v);
     const double e = v.iteration_time - v.ideal_time;
     // The level the excess keeps: its mean since it rose above the balanced ring's (since the last
     // redistribution), at most e.
@@ -160,8 +305,14 @@ class Model final : public Policy {
     if (v.any && v.t == v.last) return false;
     const double h = static_cast<double>(v.iterations - v.t);
     // No drift seen yet: the ring is expected to stay as it is for as long again (t + 1 iterations).
-    const double after = shadow_.informed() ? shadow_.after(h, e) : e * std::max(0.0, h - static_cast<double>(v.t + 1));
-    const double gain = level * h - after;
+    double after = shadow_.informed() ? shadow_.after(h, e) : e * std::max(0.0, h - static_cast<double>(v.t + 1));
+    double keep = level * h;
+    if (shadow_.informed() && eager_.on() && eager_.rate() < shadow_.rate()) {
+      const double seen = std::min(h, 16.0 * static_cast<double>(v.t + 1));
+      after = eager_.rate() * seen;
+      keep = std::max(level, std::min(shadow_.rate(), untouched_.level())) * seen;
+    }
+    const double gain = keep - after;
     if (gain <= known_cost_) return false;
     known_cost_ = (*v.cost)();
     if (gain <= known_cost_ || known_cost_ <= 0) return false;
@@ -173,6 +324,8 @@ class Model final : public Policy {
 
  private:
   Shadow shadow_;
+  Eager eager_;
+  Untouched untouched_;
   double known_cost_ = 0, level_sum_ = 0;
   std::size_t level_n_ = 0;
   bool risen_ = false;
