@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
+#include <cstdio>
+#include <cstdlib>
 
 #include "hetlb/error.hpp"
+#include "hetlb/ring/drift_plan_cost.hpp"
 
 namespace hetlb::ring {
 
@@ -150,100 +154,38 @@ class Shadow {
 
 
 // The balanced ring redistributed before every iteration that follows a drift ("every iteration" from
-// a balanced start): each iteration costs the balanced ring's excess plus the plan from the targets
-// moved by the last drift. On a unidirectional ring under Theorem 2's hypothesis the plan's time,
-// max_j x_j c_{j,j+1} with x the prefix sums of the moved loads less their minimum, is computed from the
-// drift's entries alone (the prefix sums are constant between them; a sparse table answers the largest
-// link cost of each stretch), so the counterfactual costs O(|drift| log |drift|) per iteration; elsewhere
-// (bidirectional rings, a target below 1) it is not kept and the model uses the shadow alone.
+// a balanced start): each iteration costs the balanced ring's excess, plus, after a drift, the plan
+// from the targets moved by it (drift_plan_cost.hpp: O(|drift| log |drift|) under Theorem 2's
+// hypothesis). Not kept where that closed form does not apply (the model then uses the shadow alone).
 class Eager {
  public:
   void start(const PolicyView& v) {
     *this = Eager{};
-    const Ring& ring = v.app->ring;
-    targets_ = v.targets;
-    links_ = &ring;
-    on_ = !ring.bidirectional();
-    for (const Count x : *targets_) on_ = on_ && x >= 1;
-    if (!on_) return;
-    loads_ = *targets_;
-    const std::size_t n = loads_.size();
-    table_.assign(1, ring.succ_cost);
-    for (std::size_t len = 2; len <= n; len *= 2) {
-      const std::vector<double>& prev = table_.back();
-      std::vector<double> next(n - len + 1);
-      for (std::size_t i = 0; i + len <= n; ++i) next[i] = std::max(prev[i], prev[i + len / 2]);
-      table_.push_back(std::move(next));
-    }
+    cost_.emplace(v.app->ring, *v.targets);
   }
 
   // Before iteration t >= 1: the plan that would rebalance the targets moved by the drift after t-1
   // (iteration 0 follows no drift and says nothing of the drift's pace).
   void step(const PolicyView& v, double base) {
-    if (!on_ || v.t == 0) return;
+    if (!on() || v.t == 0) return;
     ++iterations_;
     spent_ += base;
     if (v.last_delta == nullptr || v.last_delta->empty()) return;
-    spent_ += plan_time(*v.last_delta);
+    spent_ += cost_->time(*v.last_delta);
     ++drifts_;
     at_drift_ = iterations_, spent_at_drift_ = spent_;
   }
 
-  bool on() const { return on_; }
-  // Plan costs + excess per iteration so far.
-  // The iterations since the last drift count only once they outnumber the mean gap between drifts
-  // (before, the next drift's plan is due and not known).
+  bool on() const { return cost_ && cost_->closed_form(); }
+  // Plan costs + excess per iteration so far. The iterations since the last drift count only once
+  // they outnumber the mean gap between drifts (before, the next drift's plan is due and not known).
   double rate() const {
     if (drifts_ > 0 && (iterations_ - at_drift_) * drifts_ <= at_drift_) return spent_at_drift_ / static_cast<double>(at_drift_);
     return iterations_ > 0 ? spent_ / static_cast<double>(iterations_) : 0;
   }
 
  private:
-  double largest_cost(std::size_t a, std::size_t b) const {  // max of succ_cost[a..b), a < b
-    std::size_t level = 0;
-    while ((std::size_t{2} << level) <= b - a) ++level;
-    return std::max(table_[level][a], table_[level][b - (std::size_t{1} << level)]);
-  }
-
-  double plan_time(const Delta& delta) {
-    apply_delta(loads_, delta);
-    moved_.clear();
-    bool hypothesis = true;
-    for (const auto& [i, d] : delta) {
-      if (loads_[i] != (*targets_)[i]) moved_.push_back({i, loads_[i] - (*targets_)[i]});
-      hypothesis = hypothesis && loads_[i] >= 1;
-    }
-    double time = 0;
-    if (!hypothesis) {
-      time = redistribution_cost(*links_, loads_, *targets_).time;
-    } else if (!moved_.empty()) {
-      if (!std::is_sorted(moved_.begin(), moved_.end())) {
-        std::sort(moved_.begin(), moved_.end());
-        moved_.erase(std::unique(moved_.begin(), moved_.end()), moved_.end());  // a processor named twice
-      }
-      // Prefix sums: 0 before the first entry, p_k on [i_k, i_{k+1}), back to 0 from the last one.
-      Count f = 0, lo = 0;
-      for (const auto& [i, d] : moved_) lo = std::min(lo, f += d);
-      const std::size_t n = loads_.size();
-      f = 0;
-      for (std::size_t k = 0; k < moved_.size(); ++k) {
-        f += moved_[k].second;
-        const std::size_t a = moved_[k].first, b = k + 1 < moved_.size() ? moved_[k + 1].first : n;
-        if (f - lo > 0) time = std::max(time, static_cast<double>(f - lo) * largest_cost(a, b));
-      }
-      // The stretch before the first entry (prefix 0, as from the last entry on).
-      if (lo < 0 && moved_.front().first > 0) time = std::max(time, static_cast<double>(-lo) * largest_cost(0, moved_.front().first));
-    }
-    for (const auto& [i, d] : delta) loads_[i] = (*targets_)[i];
-    return time;
-  }
-
-  const Ring* links_ = nullptr;
-  const std::vector<Count>* targets_ = nullptr;
-  bool on_ = false;
-  std::vector<Count> loads_;
-  std::vector<std::vector<double>> table_;  // table_[l][i] = max of succ_cost[i .. i + 2^l)
-  Delta moved_;
+  std::optional<DriftPlanCost> cost_;
   std::size_t iterations_ = 0, drifts_ = 0, at_drift_ = 0;
   double spent_ = 0, spent_at_drift_ = 0;
 };
