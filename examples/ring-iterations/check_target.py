@@ -14,7 +14,7 @@ SAMPLE = [(het, n, speed, ratio) for het in (False, True) for n in (8, 64) for s
           for ratio in (0.01, 0.1, 1, 10)]
 # Misses of the sample and their bound: a heterogeneous window (its excess changes with the processors
 # it covers).
-KNOWN = {(True, 64, 0.25, 1): 1.075, (True, 64, 1.0, 1): 1.06}
+KNOWN = {(True, 64, 0.25, 1): 1.075}
 
 
 def total(path, policy, speed, ratio):

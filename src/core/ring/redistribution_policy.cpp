@@ -6,8 +6,6 @@
 #include <cmath>
 #include <numeric>
 #include <optional>
-#include <cstdio>
-#include <cstdlib>
 
 #include "hetlb/error.hpp"
 #include "hetlb/ring/drift_plan_cost.hpp"
@@ -248,13 +246,17 @@ class Model final : public Policy {
     const double h = static_cast<double>(v.iterations - v.t);
     // No drift seen yet: the ring is expected to stay as it is for as long again (t + 1 iterations).
     double after = shadow_.informed() ? shadow_.after(h, e) : e * std::max(0.0, h - static_cast<double>(v.t + 1));
-    double keep = level * h;
+    double gain = level * h - after;
+    // Where rebalancing after every drift costs less per iteration than the shadow's renewal rule
+    // (skipped plans pile up), the saving is also priced against that counterfactual: kept, the ring
+    // costs at least its level, and a ring following the renewal rule or never redistributed costs
+    // the smaller of their rates; redistributed, the every-iteration rate. Counted over at most twice
+    // the iterations seen so far (the rates are learned from them): rent-or-buy against an investment
+    // that early rates would misjudge.
     if (shadow_.informed() && eager_.on() && eager_.rate() < shadow_.rate()) {
-      const double seen = std::min(h, 16.0 * static_cast<double>(v.t + 1));
-      after = eager_.rate() * seen;
-      keep = std::max(level, std::min(shadow_.rate(), untouched_.level())) * seen;
+      const double seen = std::min(h, 2.0 * static_cast<double>(v.t + 1));
+      gain = std::max(gain, (std::max(level, std::min(shadow_.rate(), untouched_.level())) - eager_.rate()) * seen);
     }
-    const double gain = keep - after;
     if (gain <= known_cost_) return false;
     known_cost_ = (*v.cost)();
     if (gain <= known_cost_ || known_cost_ <= 0) return false;
