@@ -26,7 +26,7 @@ class DriftPlanCost {
   const Ring* links_;
   const std::vector<Count>* targets_;
   bool closed_form_;
-  std::vector<Count> loads_;                // the targets, moved by a drift only inside time()
+  std::vector<Count> loads_;                // the targets, moved by a drift only inside time() (fallback)
   std::vector<std::vector<double>> table_;  // table_[l][i] = max of succ_cost over [i, i + 2^l)
   Delta moved_;
 };
