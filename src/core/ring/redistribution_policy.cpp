@@ -178,7 +178,8 @@ class Eager {
   // Plan costs + excess per iteration so far. The iterations since the last drift count only once
   // they outnumber the mean gap between drifts (before, the next drift's plan is due and not known).
   double rate() const {
-    if (drifts_ > 0 && (iterations_ - at_drift_) * drifts_ <= at_drift_) return spent_at_drift_ / static_cast<double>(at_drift_);
+    if (drifts_ > 0 && (iterations_ - at_drift_) * drifts_ <= at_drift_)
+      return spent_at_drift_ / static_cast<double>(at_drift_);
     return iterations_ > 0 ? spent_ / static_cast<double>(iterations_) : 0;
   }
 
@@ -232,7 +233,10 @@ class Untouched {
 class Model final : public Policy {
  public:
   bool redistribute(const PolicyView& v) override {
-    if (v.t == 0) shadow_.start(v), eager_.start(v), untouched_.start(v), known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0;
+    if (v.t == 0) {
+      shadow_.start(v), eager_.start(v), untouched_.start(v);
+      known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0;
+    }
     shadow_.step(v);
     eager_.step(v, shadow_.base());
     untouched_.step(v);
