@@ -58,6 +58,14 @@ std::unique_ptr<Policy> threshold_policy(double x);   // when max / mean iterati
 //          max(e_s, e) beyond it, before;
 //   R(h) = e max(0, h - (t + 1)) while no drift has been observed (the ring is expected to stay as it is
 //          for as long again: redistribute when min(t + 1, h) e > C, the rent-or-buy rule).
+// Both rates (rho and the one below) leave out the iterations since their last plan or drift while
+// they are fewer than a usual gap (the next plan is due and not yet known).
+// Second estimate, once a drift has been seen on a unidirectional ring with targets >= 1: the
+// every-iteration counterfactual, the balanced ring rebalanced after every drift (DriftPlanCost), at
+// rho_e per iteration. When rho_e < rho, also redistribute when
+//   (max(l, min(rho, nu)) - rho_e) min(h, 2 (t + 1)) > C,
+// nu the mean excess per iteration of the ring never redistributed (the initial loads moved by every
+// drift observed).
 // C is evaluated only when the test holds for the last C evaluated (0 after a redistribution).
 std::unique_ptr<Policy> model_policy();
 // Redistributes exactly before the given iterations (the offline optimum's schedule, tests).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -11,6 +12,7 @@
 
 #include "hetlb/error.hpp"
 #include "hetlb/ring/drift.hpp"
+#include "hetlb/ring/drift_plan_cost.hpp"
 #include "hetlb/ring/offline_optimum.hpp"
 #include "hetlb/ring/plan.hpp"
 #include "hetlb/ring/redistribution_policy.hpp"
@@ -231,5 +233,41 @@ TEST(RingIterative, ModelWithoutDriftIsRentOrBuy) {
         ASSERT_EQ(r.redistributed_at, std::vector<std::size_t>{expected}) << w;
       }
     }
+  }
+}
+
+// The plan's time after one drift from the targets, from the drift's entries (the model policy's
+// "every iteration" counterfactual), equals redistribution_cost's on the whole ring: random rings
+// (uni- and bidirectional, targets of 0 included), sparse and dense drifts, removals beyond a load.
+RC_GTEST_PROP(RingIterative, DriftPlanCostEqualsTheWholeRingsPlanTime, ()) {
+  const std::size_t n = *rc::gen::inRange<std::size_t>(2, 40);
+  std::mt19937_64 g(*rc::gen::arbitrary<std::uint64_t>());
+  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(g); };
+  Ring links;
+  std::vector<Count> targets;
+  const bool bidirectional = pick(0, 3) == 0, empty_targets = pick(0, 3) == 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    links.succ_cost.push_back(pick(1, 8) * 0.25);
+    if (bidirectional) links.pred_cost.push_back(pick(1, 8) * 0.25);
+    targets.push_back(empty_targets && pick(0, 4) == 0 ? 0 : pick(1, 30));
+  }
+  links.loads = links.targets = targets;
+  DriftPlanCost cost(links, targets);
+  RC_ASSERT(cost.closed_form() == (!bidirectional && std::ranges::all_of(targets, [](Count x) { return x >= 1; })));
+  for (int round = 0; round < 20; ++round) {
+    Delta delta;
+    const std::size_t entries = pick(0, 1) ? n : static_cast<std::size_t>(pick(0, 4));
+    Count net = 0;
+    for (std::size_t k = 0; k < entries; ++k) {
+      const std::size_t i = entries == n ? k : static_cast<std::size_t>(pick(0, static_cast<int>(n) - 1));
+      if (entries != n && std::ranges::any_of(delta, [&](const auto& e) { return e.first == i; })) continue;
+      const Count d = pick(-40, 40);
+      delta.push_back({i, d});
+      net += d;
+    }
+    if (!delta.empty()) delta.back().second -= net;  // zero-sum
+    std::vector<Count> loads = targets;
+    apply_delta(loads, delta);
+    RC_ASSERT(std::abs(cost.time(delta) - redistribution_cost(links, loads, targets).time) <= 1e-9);
   }
 }

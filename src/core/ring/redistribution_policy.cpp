@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "hetlb/error.hpp"
+#include "hetlb/ring/drift_plan_cost.hpp"
 
 namespace hetlb::ring {
 
@@ -83,8 +85,10 @@ class Shadow {
   double base() const { return base_; }
 
   // Plan costs + excess per iteration so far, the current period closed now at its last known cost.
+  // A period under way counts only once it costs more than the completed ones (its plan is not known yet).
   double rate() const {
-    return (spent_ + f_ + known_cost_) / static_cast<double>(spent_iterations_ + k_);
+    const double now = (spent_ + f_ + known_cost_) / static_cast<double>(spent_iterations_ + k_);
+    return complete_ ? std::max(now, spent_ / static_cast<double>(spent_iterations_)) : now;
   }
 
   // Predicted plan costs + excess of the h iterations after a redistribution: min(rho h, P(h)).
@@ -146,11 +150,96 @@ class Shadow {
   std::vector<double> cum_, last_;  // summed excess over the first j iterations of the current / last period
 };
 
+
+// The balanced ring redistributed before every iteration that follows a drift ("every iteration" from
+// a balanced start): each iteration costs the balanced ring's excess, plus, after a drift, the plan
+// from the targets moved by it (drift_plan_cost.hpp: O(|drift| log |drift|) under Theorem 2's
+// hypothesis). Not kept where that closed form does not apply (the model then uses the shadow alone).
+class Eager {
+ public:
+  void start(const PolicyView& v) {
+    *this = Eager{};
+    cost_.emplace(v.app->ring, *v.targets);
+  }
+
+  // Before iteration t >= 1: the plan that would rebalance the targets moved by the drift after t-1
+  // (iteration 0 follows no drift and says nothing of the drift's pace).
+  void step(const PolicyView& v, double base) {
+    if (!on() || v.t == 0) return;
+    ++iterations_;
+    spent_ += base;
+    if (v.last_delta == nullptr || v.last_delta->empty()) return;
+    spent_ += cost_->time(*v.last_delta);
+    ++drifts_;
+    at_drift_ = iterations_, spent_at_drift_ = spent_;
+  }
+
+  bool on() const { return cost_ && cost_->closed_form(); }
+  // Plan costs + excess per iteration so far. The iterations since the last drift count only once
+  // they outnumber the mean gap between drifts (before, the next drift's plan is due and not known).
+  double rate() const {
+    if (drifts_ > 0 && (iterations_ - at_drift_) * drifts_ <= at_drift_)
+      return spent_at_drift_ / static_cast<double>(at_drift_);
+    return iterations_ > 0 ? spent_ / static_cast<double>(iterations_) : 0;
+  }
+
+ private:
+  std::optional<DriftPlanCost> cost_;
+  std::size_t iterations_ = 0, drifts_ = 0, at_drift_ = 0;
+  double spent_ = 0, spent_at_drift_ = 0;
+};
+
+// The ring never redistributed ("never" from the start): the initial loads moved by every drift the
+// run observes; its mean excess per iteration is the level a ring left alone settles at.
+class Untouched {
+ public:
+  void start(const PolicyView& v) {
+    *this = Untouched{};
+    const IterativeApp& app = *v.app;
+    loads_ = app.ring.loads;
+    w_ = app.compute_cost;
+    ideal_ = v.ideal_time;
+    inv_.resize(app.speeds.size());
+    for (std::size_t i = 0; i < inv_.size(); ++i) inv_[i] = 1 / app.speeds[i];
+  }
+  void step(const PolicyView& v) {
+    if (v.last_delta != nullptr && !v.last_delta->empty()) {
+      apply_delta(loads_, *v.last_delta);
+      for (const auto& [i, d] : *v.last_delta) {
+        const double q = static_cast<double>(loads_[i]) * inv_[i];
+        if (q > top_) top_ = q, arg_ = i;
+        else if (i == arg_ && q < top_) stale_ = true;
+      }
+    }
+    if (stale_) {
+      top_ = -1;
+      for (std::size_t i = 0; i < loads_.size(); ++i)
+        if (const double q = static_cast<double>(loads_[i]) * inv_[i]; q > top_) top_ = q, arg_ = i;
+      stale_ = false;
+    }
+    sum_ += w_ * top_ - ideal_;
+    ++iterations_;
+  }
+  double level() const { return sum_ / static_cast<double>(iterations_); }
+
+ private:
+  std::vector<Count> loads_;
+  std::vector<double> inv_;
+  double w_ = 0, ideal_ = 0, top_ = 0, sum_ = 0;
+  std::size_t arg_ = 0, iterations_ = 0;
+  bool stale_ = true;
+};
+
 class Model final : public Policy {
  public:
   bool redistribute(const PolicyView& v) override {
-    if (v.t == 0) shadow_.start(v), known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0;
+    if (v.t == 0) {
+      shadow_.start(v), eager_.start(v), untouched_.start(v);
+      known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0;
+    }
     shadow_.step(v);
+    eager_.step(v, shadow_.base());
+    untouched_.step(v);
     const double e = v.iteration_time - v.ideal_time;
     // The level the excess keeps: its mean since it rose above the balanced ring's (since the last
     // redistribution), at most e.
@@ -160,8 +249,18 @@ class Model final : public Policy {
     if (v.any && v.t == v.last) return false;
     const double h = static_cast<double>(v.iterations - v.t);
     // No drift seen yet: the ring is expected to stay as it is for as long again (t + 1 iterations).
-    const double after = shadow_.informed() ? shadow_.after(h, e) : e * std::max(0.0, h - static_cast<double>(v.t + 1));
-    const double gain = level * h - after;
+    double after = shadow_.informed() ? shadow_.after(h, e) : e * std::max(0.0, h - static_cast<double>(v.t + 1));
+    double gain = level * h - after;
+    // Where rebalancing after every drift costs less per iteration than the shadow's renewal rule
+    // (skipped plans pile up), the saving is also priced against that counterfactual: kept, the ring
+    // costs at least its level, and a ring following the renewal rule or never redistributed costs
+    // the smaller of their rates; redistributed, the every-iteration rate. Counted over at most twice
+    // the iterations seen so far (the rates are learned from them): rent-or-buy against an investment
+    // that early rates would misjudge.
+    if (shadow_.informed() && eager_.on() && eager_.rate() < shadow_.rate()) {
+      const double seen = std::min(h, 2.0 * static_cast<double>(v.t + 1));
+      gain = std::max(gain, (std::max(level, std::min(shadow_.rate(), untouched_.level())) - eager_.rate()) * seen);
+    }
     if (gain <= known_cost_) return false;
     known_cost_ = (*v.cost)();
     if (gain <= known_cost_ || known_cost_ <= 0) return false;
@@ -173,6 +272,8 @@ class Model final : public Policy {
 
  private:
   Shadow shadow_;
+  Eager eager_;
+  Untouched untouched_;
   double known_cost_ = 0, level_sum_ = 0;
   std::size_t level_n_ = 0;
   bool risen_ = false;
