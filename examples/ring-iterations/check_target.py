@@ -13,9 +13,10 @@ from sweep import ring_file  # noqa: E402
 HETLB = sys.argv[1]
 SAMPLE = [(het, n, speed, ratio) for het in (False, True) for n in (8, 64) for speed in (0.25, 1.0)
           for ratio in (0.01, 0.1, 1, 10)]
-# Misses of the sample and their bound: a heterogeneous window (its excess changes with the processors
-# it covers).
-KNOWN = {(True, 64, 0.25, 1): 1.075}
+# Misses of the sample and their bound: none since the shadow's horizon counts only the plans inside it
+# (heterogeneous 64 processors, window speed 0.25, R = 1 was 1.068x when the plan at the horizon's end
+# was charged in full: the model skipped the last four redistributions).
+KNOWN = {}
 # 2,000 iterations of 256 processors where the model once stayed near never while redistributing at
 # every step of the window was best (+47% and +13%).
 BEYOND = [(True, 256, 0.05, 0.1), (True, 256, 1.0, 1)]

@@ -68,6 +68,7 @@ class Shadow {
       if (due(known_cost_)) {
         spent_ += f_ + known_cost_;
         spent_iterations_ += k_;
+        ++periods_, plans_ += known_cost_;
         last_.swap(cum_);
         last_cost_ = known_cost_;
         complete_ = true;
@@ -91,16 +92,27 @@ class Shadow {
     return complete_ ? std::max(now, spent_ / static_cast<double>(spent_iterations_)) : now;
   }
 
-  // Predicted plan costs + excess of the h iterations after a redistribution: min(rho h, P(h)).
-  double after(double h, double e) const { return complete_ ? std::min(rate() * h, profile(h, e)) : profile(h, e); }
+  // Predicted plan costs + excess of the h iterations after a redistribution: min(G(h), P(h)).
+  double after(double h, double e) const { return complete_ ? std::min(ahead(h), profile(h, e)) : profile(h, e); }
+
+  // G(y): plan costs + excess of y iterations that follow a redistribution, at rho per iteration except
+  // that only the plans falling inside them are counted: periods of the completed ones' mean length
+  // lambda, each closed by a plan of their mean cost c, so ceil(y / lambda) - 1 plans where rho y
+  // charges y / lambda (the last one would serve iterations beyond the horizon).
+  double ahead(double y) const {
+    if (y <= 0) return 0;
+    const double periods = static_cast<double>(periods_);
+    const double lambda = static_cast<double>(spent_iterations_) / periods;
+    return rate() * y - plans_ / periods * (y / lambda - std::ceil(y / lambda) + 1);
+  }
 
   // P(x): plan costs + excess over the first x iterations after a redistribution, from the last
-  // completed period (beyond it: its plan, then rho per iteration), or from the current one extended
-  // at max(its excess, e) when none is complete.
+  // completed period (beyond it: its plan, then G), or from the current one extended at max(its
+  // excess, e) when none is complete.
   double profile(double x, double e) const {
     if (complete_) {
       const double len = static_cast<double>(last_.size() - 1);
-      return x <= len ? last_[static_cast<std::size_t>(x)] : last_.back() + last_cost_ + rate() * (x - len);
+      return x <= len ? last_[static_cast<std::size_t>(x)] : last_.back() + last_cost_ + ahead(x - len);
     }
     const double len = static_cast<double>(k_);
     return x <= len ? cum_[static_cast<std::size_t>(x)] : cum_.back() + std::max(e_, e) * (x - len);
@@ -145,7 +157,8 @@ class Shadow {
   std::size_t arg_ = 0;
   bool stale_ = true, informed_ = false, complete_ = false;
   double base_ = 0;  // excess of the balanced targets
-  std::size_t k_ = 0, spent_iterations_ = 0;
+  std::size_t k_ = 0, spent_iterations_ = 0, periods_ = 0;
+  double plans_ = 0;
   double f_ = 0, e_ = 0, known_cost_ = 0, spent_ = 0, last_cost_ = 0;
   std::vector<double> cum_, last_;  // summed excess over the first j iterations of the current / last period
 };
