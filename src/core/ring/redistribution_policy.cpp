@@ -92,8 +92,14 @@ class Shadow {
     return complete_ ? std::max(now, spent_ / static_cast<double>(spent_iterations_)) : now;
   }
 
-  // Predicted plan costs + excess of the h iterations after a redistribution: min(G(h), P(h)).
-  double after(double h, double e) const { return complete_ ? std::min(ahead(h), profile(h, e)) : profile(h, e); }
+  // Predicted plan costs + excess of the h iterations after a redistribution made s iterations after
+  // the last drift (or the start): the shadow's periods start right after a drift (the renewal rule
+  // can fire only when the excess changes), so its estimates are read from s to s + h:
+  // min(G(s + h) - G(s), P(s + h) - P(s)), or P alone before a period is complete.
+  double after(double h, double e, double s) const {
+    const double p = profile(s + h, e) - profile(s, e);
+    return complete_ ? std::min(ahead(s + h) - ahead(s), p) : p;
+  }
 
   // G(y): plan costs + excess of y iterations that follow a redistribution, at rho per iteration except
   // that only the plans falling inside them are counted: periods of the completed ones' mean length
@@ -248,9 +254,11 @@ class Model final : public Policy {
   bool redistribute(const PolicyView& v) override {
     if (v.t == 0) {
       shadow_.start(v), eager_.start(v), untouched_.start(v);
-      known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0;
+      known_cost_ = 0, risen_ = false, level_sum_ = 0, level_n_ = 0, since_ = 0;
     }
     shadow_.step(v);
+    // Iterations since the last drift (the start counts as one).
+    if (v.t > 0) since_ = v.last_delta != nullptr && !v.last_delta->empty() ? 0 : since_ + 1;
     eager_.step(v, shadow_.base());
     untouched_.step(v);
     const double e = v.iteration_time - v.ideal_time;
@@ -262,7 +270,8 @@ class Model final : public Policy {
     if (v.any && v.t == v.last) return false;
     const double h = static_cast<double>(v.iterations - v.t);
     // No drift seen yet: the ring is expected to stay as it is for as long again (t + 1 iterations).
-    double after = shadow_.informed() ? shadow_.after(h, e) : e * std::max(0.0, h - static_cast<double>(v.t + 1));
+    double after = shadow_.informed() ? shadow_.after(h, e, static_cast<double>(since_))
+                                      : e * std::max(0.0, h - static_cast<double>(v.t + 1));
     double gain = level * h - after;
     // Where rebalancing after every drift costs less per iteration than the shadow's renewal rule
     // (skipped plans pile up), the saving is also priced against that counterfactual: kept, the ring
@@ -288,7 +297,7 @@ class Model final : public Policy {
   Eager eager_;
   Untouched untouched_;
   double known_cost_ = 0, level_sum_ = 0;
-  std::size_t level_n_ = 0;
+  std::size_t level_n_ = 0, since_ = 0;
   bool risen_ = false;
 };
 
