@@ -19,17 +19,22 @@ def total(path, policy, drift, speed, ratio, seed):
     return json.loads(out.stdout)["total_time"]
 
 
-worst, cases, within = 0.0, 0, 0
-with tempfile.TemporaryDirectory() as tmp:
-    for het in (False, True):
-        for n in (8, 64):
-            path = ring_file(tmp, n, het)
-            for drift, speed in DRIFTS:
-                for seed in ((1, 2) if drift == "walk" else (1,)):
-                    for ratio in (0.01, 0.1, 1, 10):
-                        q = total(path, "model", drift, speed, ratio, seed) / total(path, "optimal", drift, speed, ratio, seed)
-                        worst, cases, within = max(worst, q), cases + 1, within + (q <= 1.05)
-                        if q > 1.05:
-                            print(f"{'heterogeneous' if het else 'homogeneous'} n={n} {drift} {speed} seed={seed} "
-                                  f"ratio={ratio}: model / optimum = {q:.4f}")
-print(f"model within 5% of the optimum in {within} of {cases} cases; worst {worst:.3f}")
+def main():
+    worst, cases, within = 0.0, 0, 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for het in (False, True):
+            for n in (8, 64):
+                path = ring_file(tmp, n, het)
+                for drift, speed in DRIFTS:
+                    for seed in ((1, 2) if drift == "walk" else (1,)):
+                        for ratio in (0.01, 0.1, 1, 10):
+                            q = total(path, "model", drift, speed, ratio, seed) / total(path, "optimal", drift, speed, ratio, seed)
+                            worst, cases, within = max(worst, q), cases + 1, within + (q <= 1.05)
+                            if q > 1.05:
+                                print(f"{'heterogeneous' if het else 'homogeneous'} n={n} {drift} {speed} seed={seed} "
+                                      f"ratio={ratio}: model / optimum = {q:.4f}")
+    print(f"model within 5% of the optimum in {within} of {cases} cases; worst {worst:.3f}")
+
+
+if __name__ == "__main__":
+    main()
