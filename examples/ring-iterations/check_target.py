@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Checks the cost model's target on a sample of the sweep's points (sweep.py): 8 and 64 processors,
-homogeneous and heterogeneous, window speeds 0.25 and 1, ratios 0.01 to 10, and one slow window. The model policy must be
-within 5% of the offline optimum, except at the points listed in KNOWN (docs/ring.md, "The cost model
-against the target"), which must stay within their stated bound; and beyond the optimum's size
-(beyond_optimum.py), at the points in BEYOND, within 2% of the better of never and every iteration.
-Exit status 1 and one line per failure otherwise. Usage: check_target.py HETLB"""
+homogeneous and heterogeneous, window speeds 0.25 and 1, ratios 0.01 to 10, and one slow window. The
+model policy must be within 5% of the offline optimum, except at the points listed in KNOWN
+(docs/ring.md, "The cost model against the target"), which must stay within their stated bound; and
+beyond the optimum's size (beyond_optimum.py), at the points in BEYOND, within 2% of the better of
+never and every iteration. Exit status 1 and one line per failure otherwise. Usage: check_target.py
+HETLB"""
 import json, os, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
