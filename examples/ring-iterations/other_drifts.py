@@ -12,8 +12,8 @@ HETLB = sys.argv[1]
 DRIFTS = [("walk", 0.01), ("walk", 0.05), ("window", 0.5), ("window", 0.1)]
 
 
-def total(path, policy, drift, speed, ratio, seed):
-    out = subprocess.run([HETLB, "simulate", "ring-iterations", path, "--policy", policy, "--iterations", "100",
+def total(path, policy, drift, speed, ratio, seed, iterations=100):
+    out = subprocess.run([HETLB, "simulate", "ring-iterations", path, "--policy", policy, "--iterations", str(iterations),
                           "--drift", drift, "--drift-speed", str(speed), "--ratio", str(ratio), "--seed", str(seed),
                           "--format", "json"], check=True, capture_output=True, text=True)
     return json.loads(out.stdout)["total_time"]
