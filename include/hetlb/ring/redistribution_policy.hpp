@@ -50,12 +50,15 @@ std::unique_ptr<Policy> threshold_policy(double x);   // when max / mean iterati
 // renewal rule k e_s - F_s > C_s (k iterations since its last redistribution, F_s their summed excess,
 // e_s its current excess, C_s its plan's time: the optimal replacement period's condition, "redistribute
 // when the current excess exceeds the average cost per iteration"). With rho = (plan costs + excess) per
-// iteration of the shadow so far, its current period closed now at its last known plan cost:
-//   R(h) = min(rho h, P(h)) once the shadow has completed a period, P(h) = the excess over the first h
-//          iterations of its last completed period (length L, closed by a plan of time C_L; beyond L:
-//          P(L) + C_L + rho (h - L));
-//   R(h) = the excess over the first h iterations of the shadow's current period, extended at
-//          max(e_s, e) beyond it, before;
+// iteration of the shadow so far, its current period closed now at its last known plan cost, lambda and
+// c the mean length and closing plan of its completed periods, s the iterations since the last drift
+// (the shadow's periods start right after one, so its estimates are read at that phase):
+//   R(h) = min(G(s + h) - G(s), P(s + h) - P(s)) once the shadow has completed a period, with
+//          G(y) = rho y - c (y / lambda - ceil(y / lambda) + 1) (only the plans inside the horizon) and
+//          P(x) = the excess over the first x iterations of its last completed period (length L,
+//          closed by a plan of time C_L; beyond L: P(L) + C_L + G(x - L));
+//   R(h) = P(s + h) - P(s) before, P(x) the excess over the first x iterations of the shadow's current
+//          period, extended at max(e_s, e) beyond it;
 //   R(h) = e max(0, h - (t + 1)) while no drift has been observed (the ring is expected to stay as it is
 //          for as long again: redistribute when min(t + 1, h) e > C, the rent-or-buy rule).
 // Both rates (rho and the one below) leave out the iterations since their last plan or drift while
