@@ -140,6 +140,20 @@ def main():
                 curves.append((f'{variant} ratio {ratio:g}', points))
         print(f'| {variant} | {ratio:g} | {len(pairs)} | {sum(ok(a) for a, _ in pairs)} / {sum(ok(b) for _, b in pairs)} '
               f'| {spread(dates)} | {spread(moved)} |' + cells)
+    # The same pairs per topology, every variant and ratio together.
+    topologies = {}
+    for pairs in groups.values():
+        for a, b in pairs:
+            topologies.setdefault(a['topology'], []).append((a, b))
+    print('\n| topology | pairs | converged by load / by time | max convergence date, time / load: median (range) '
+          '| data moved, time / load: median (range) |')
+    print('|---|---|---|---|---|')
+    for topology, pairs in sorted(topologies.items()):
+        both = [(a, b) for a, b in pairs if ok(a) and ok(b)]
+        dates = [float(b['max_convergence_date']) / float(a['max_convergence_date']) for a, b in both]
+        moved = [float(b['data_transfer_amount']) / float(a['data_transfer_amount']) for a, b in both]
+        print(f'| {topology} | {len(pairs)} | {sum(ok(a) for a, _ in pairs)} / {sum(ok(b) for _, b in pairs)} '
+              f'| {spread(dates)} | {spread(moved)} |')
     if figure:
         plot(figure, curves)
 
