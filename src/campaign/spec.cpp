@@ -359,11 +359,19 @@ Spec read_spec(const std::string& path) {
     if (cmp.contains("subject")) s.compare.subject = names_of("subject");
     if (cmp.contains("baseline")) {
       const json& b = cmp.at("baseline");
-      if (!b.is_string()) r.fail("compare", b, "\"baseline\": a strategy name");
+      if (!b.is_string() || !names.count(b.get<std::string>()))
+        r.fail("compare", b, "\"baseline\": the name of a strategy listed in \"strategies\"");
       s.compare.baseline = b.get<std::string>();
     }
     s.compare.against.clear();
     if (cmp.contains("against")) s.compare.against = names_of("against");
+    // The groups are disjoint: a strategy in two of them would silently leave one.
+    for (const std::string& name : s.compare.against)
+      if (s.compare.is_subject(name)) r.fail("compare", json(name), "\"against\": strategies not in \"subject\"");
+    if (cmp.contains("baseline") && (s.compare.is_subject(s.compare.baseline) ||
+                                     std::find(s.compare.against.begin(), s.compare.against.end(),
+                                               s.compare.baseline) != s.compare.against.end()))
+      r.fail("compare", json(s.compare.baseline), "\"baseline\": a strategy in neither \"subject\" nor \"against\"");
     s.compare.subject_label = labels(s.compare.subject);
     s.compare.against_label = s.compare.against.empty() ? "the others" : labels(s.compare.against);
   }
