@@ -42,7 +42,7 @@ Spec prepare(const Options& o) {
 namespace {
 std::string joined(const std::set<std::string>& values) {
   std::string s;
-  for (const auto& v : values) s += (s.empty() ? "" : ", ") + v;
+  for (const auto& v : values) s += (s.empty() ? "" : ", ") + (v.empty() ? std::string("\"\" (the defaults)") : v);
   return s;
 }
 }  // namespace

@@ -436,6 +436,27 @@ TEST(CampaignCli, OnlyRunsAndSummarisesASlice) {
     EXPECT_EQ(slurp(csv), before);
   }
 }
+
+// --only params= is the variants with the default parameters (the empty params key), alone or with others.
+TEST(CampaignCli, OnlyTheDefaultParameters) {
+  const std::string spec = tmp("only-params.json"), csv = tmp("only-params.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": "t1", "strategies": ["simple", {"strategy": "simple", "params": {"residue_equal": true}}],
+    "virtual_load": [false], "integer": [false], "platforms": ["cluster"], "nodes": [4], "topologies": ["ring"],
+    "initial": ["single"], "ratios": [1], "iterations": 20, "results": ")"
+                      << csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec + " --only params=", &out, &err), 0) << err;
+  auto r = rows(csv);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].at("params"), "");
+  ASSERT_EQ(hetlb(spec + " --only params=,residue_equal=1", &out, &err), 0) << err;
+  EXPECT_EQ(rows(csv).size(), 2u);
+  EXPECT_EQ(hetlb(spec + " --only params=alpha=1", &out, &err), 1);
+  EXPECT_NE(err.find("expected one of \"\" (the defaults), residue_equal=1"), std::string::npos) << err;
+  EXPECT_EQ(hetlb(spec + " --only topology=", &out, &err), 2);  // an empty value is the parameters' only
+  EXPECT_NE(err.find("topology=: expected COLUMN=VALUE"), std::string::npos) << err;
+}
 }  // namespace
 
 namespace {
