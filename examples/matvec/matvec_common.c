@@ -26,6 +26,12 @@ struct options parse_options(int argc, char** argv, int rank, int size) {
   struct options o = {480, 256, 4, 2e-3, {0}, NULL};
   if (size > 64) refuse(rank, "ranks:", "more than 64", "at most 64 ranks");
   for (int r = 0; r < 64; ++r) o.speeds[r] = 1;
+  for (int i = 1; i < argc; ++i)
+    if (!strcmp(argv[i], "--version")) { /* hetlb's build identity, from rank 0; exit 0 on every rank */
+      if (rank == 0) matvec_print_version(argv[0]);
+      MPI_Finalize();
+      exit(0);
+    }
   for (int i = 1; i < argc; i += 2) {
     const char* option = argv[i];
     if (i + 1 >= argc) refuse(rank, option, "(no value)", "a value after it");
@@ -50,7 +56,7 @@ struct options parse_options(int argc, char** argv, int rank, int size) {
       }
       if (*at != '\0') refuse(rank, option, value, "one positive speed per rank, separated by commas");
     } else
-      refuse(rank, "unknown option", option, "--rows, --cols, --steps, --row-cost, --speeds or --platform");
+      refuse(rank, "unknown option", option, "--rows, --cols, --steps, --row-cost, --speeds, --platform or --version");
   }
   return o;
 }
