@@ -328,6 +328,14 @@ TEST(CampaignCli, StrategyParametersHaveTheirOwnColumns) {
   std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "simple", "params": {"residue_equal": "yes"}}]})";
   EXPECT_NE(hetlb(spec, &out, &err), 0);
   EXPECT_NE(err.find("expected a number or a boolean for parameter residue_equal"), std::string::npos) << err;
+  // k as a boolean: the parameter named, as for any other (it was the JSON library's bare message).
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "besteffort", "params": {"k": true}}]})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("campaign \"" + spec + "\": \"strategies\""), std::string::npos) << err;
+  EXPECT_NE(err.find("strategy besteffort: parameter k = \"true\"; expected a number"), std::string::npos) << err;
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "besteffort:2", "params": {"k": 3}}]})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("k given twice (NAME:K and a parameter k); expected one"), std::string::npos) << err;
 }
 
 TEST(CampaignCli, TimeBalancingIsItsOwnVersion) {

@@ -147,14 +147,14 @@ SpecStrategy spec_strategy(const std::string& entry, const json& params) {
   }
   diffusion::Strategy strategy(out.name, std::stod(out.k));
   for (const auto& [name, value] : params.items()) {
+    const std::string text = value.is_boolean() ? (value.get<bool>() ? "true" : "false") : num(value.get<double>());
     if (name == "k" && strategy.has("k")) {
       if (colon != std::string::npos && entry.rfind("plugin:", 0) != 0)
-        throw Error(fmt::format("k given twice (in the entry and in \"strategy_params\"); expected one"));
-      strategy.set("k", value.get<double>());
-      out.k = num(value.get<double>());
+        throw Error(fmt::format("k given twice (NAME:K and a parameter k); expected one"));
+      strategy.set("k=" + text);  // a boolean is refused naming the parameter, as for any number
+      out.k = num(strategy.param("k"));
       continue;
     }
-    const std::string text = value.is_boolean() ? (value.get<bool>() ? "true" : "false") : num(value.get<double>());
     strategy.set(name + "=" + text);
     out.params.push_back(name + "=" + text);
   }
