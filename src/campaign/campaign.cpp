@@ -30,6 +30,7 @@ Spec prepare(const Options& o) {
                             o.max_nodes));
   if (!o.metric.empty()) check_metric(o.metric);  // refused before running
   Spec spec = read_spec(o.spec);
+  if (!o.metric.empty()) check_metric(o.metric, spec);  // a date the spec asks for
   check_only(spec, o);
   if (!o.results.empty()) spec.results = o.results;
   if (o.timeout >= 0) spec.timeout = o.timeout;

@@ -596,6 +596,16 @@ TEST(CampaignCli, ImbalanceOverTimeIsAskedForRankedAndDrawn) {
     if (row.at("variant").starts_with("makhoul")) {
       EXPECT_EQ(row.at("rank"), "1") << row.at("configuration");
     }
+  // A date the spec does not ask for has no values: refused, naming the spec's columns.
+  const std::string results = slurp(csv);
+  EXPECT_EQ(hetlb(spec + " --report --metric load_imbalance_at_3", &out, &err), 1);
+  EXPECT_NE(err.find("--metric \"load_imbalance_at_3\": campaign \"" + spec +
+                     "\" does not ask for it; expected one of its columns load_imbalance_at_0.5, time_imbalance_at_0.5, "
+                     "load_imbalance_at_2, time_imbalance_at_2, load_imbalance_integral, time_imbalance_integral"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(slurp(csv), results);
 
   // Bad values: one line naming the key, before any run.
   const std::string bad = tmp("imbalance-bad.json");
