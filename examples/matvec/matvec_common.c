@@ -26,12 +26,6 @@ struct options parse_options(int argc, char** argv, int rank, int size) {
   struct options o = {480, 256, 4, 2e-3, {0}, NULL};
   if (size > 64) refuse(rank, "ranks:", "more than 64", "at most 64 ranks");
   for (int r = 0; r < 64; ++r) o.speeds[r] = 1;
-  for (int i = 1; i < argc; ++i)
-    if (!strcmp(argv[i], "--version")) { /* hetlb's build identity, from rank 0; exit 0 on every rank */
-      if (rank == 0) matvec_print_version(argv[0]);
-      MPI_Finalize();
-      exit(0);
-    }
   for (int i = 1; i < argc; i += 2) {
     const char* option = argv[i];
     if (i + 1 >= argc) refuse(rank, option, "(no value)", "a value after it");
