@@ -50,7 +50,7 @@ struct options parse_options(int argc, char** argv, int rank, int size) {
       }
       if (*at != '\0') refuse(rank, option, value, "one positive speed per rank, separated by commas");
     } else
-      refuse(rank, "unknown option", option, "--rows, --cols, --steps, --row-cost, --speeds or --platform");
+      refuse(rank, "unknown option", option, "--rows, --cols, --steps, --row-cost, --speeds, --platform or --version");
   }
   return o;
 }

@@ -13,6 +13,7 @@
 #include "matvec_common.h"
 
 int main(int argc, char** argv) {
+  if (matvec_print_version_if_asked(argc, argv)) return 0;
   MPI_Init(&argc, &argv);
   int rank, p;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -1,5 +1,6 @@
 /* Faulty plug-ins for the tests of the checks (one per FAULT): another interface version, negative,
- * non-finite or excessive transfers, a failing decide(). */
+ * non-finite or excessive transfers, a failing decide(), a parameter declared twice, a parameter name
+ * that cannot be given as NAME=VALUE. */
 #include <math.h>
 
 #include <hetlb/strategy_plugin.h>
@@ -19,13 +20,25 @@ static int decide(const hetlb_node_view* node, double* transfers) {
   return 0;
 }
 
+#if FAULT == 6
+static const hetlb_strategy_param params[] = {{"alpha", HETLB_PARAM_REAL, 1, 0, 1, "a"},
+                                              {"alpha", HETLB_PARAM_REAL, 1, 0, 1, "again"}};
+#define PARAM_COUNT 2
+#elif FAULT == 7
+static const hetlb_strategy_param params[] = {{"a=b", HETLB_PARAM_REAL, 1, 0, 1, "not a name"}};
+#define PARAM_COUNT 1
+#else
+static const hetlb_strategy_param* const params = 0;
+#define PARAM_COUNT 0
+#endif
+
 static const hetlb_strategy_plugin plugin = {
 #if FAULT == 1
     HETLB_STRATEGY_PLUGIN_VERSION + 1,
 #else
     HETLB_STRATEGY_PLUGIN_VERSION,
 #endif
-    "faulty", "faulty", "a faulty plug-in", 0, 0, decide,
+    "faulty", "faulty", "a faulty plug-in", PARAM_COUNT, params, decide,
 };
 
 const hetlb_strategy_plugin* hetlb_strategy_entry(void) { return &plugin; }

@@ -39,6 +39,18 @@ _KNOWN: Dict[str, Callable[[str], Any]] = {
                     _as_int),
     **dict.fromkeys(["virtual_load", "integer", "converged", "streaks_computed"], _as_flag),
 }
+# Columns a campaign adds per spec, by prefix: a strategy's parameter as run (param_NAME) and the
+# imbalance over time (load_imbalance_at_D, ..._integral) are numbers, float whatever the values (a
+# parameter or an imbalance of 1 is still a float).
+_KNOWN_PREFIXES = ("param_", "load_imbalance_", "time_imbalance_")
+
+
+def _known_type(name: str) -> Optional[Callable[[str], Any]]:
+    if name in _KNOWN:
+        return _KNOWN[name]
+    return float if name.startswith(_KNOWN_PREFIXES) else None
+
+
 _EXPECTED = {str: "text", float: "a number", _as_int: "a whole number", _as_flag: "true, false, 1 or 0"}
 
 
@@ -74,8 +86,8 @@ def _rows(path: str) -> tuple:
 
 def read_results(path: Union[str, "os.PathLike[str]"], *, as_dataframe: Optional[bool] = None):
     """The rows of a results CSV, columns typed: the columns of ``hetlb campaign`` (its parameters,
-    metrics and ``--ranks`` files) by what they mean (k, ratio, dates: float; nodes, seed, message
-    counts: int; virtual_load, converged: bool), the others by their values (whole numbers as int,
+    metrics and ``--ranks`` files) by what they mean (k, ratio, dates, ``param_NAME`` and the imbalance
+    columns: float; nodes, seed, message counts: int; virtual_load, converged: bool), the others by their values (whole numbers as int,
     other numbers as float, true/false as bool, the rest as str); an empty cell is None (NaN / <NA> in
     pandas).
 
@@ -84,7 +96,7 @@ def read_results(path: Union[str, "os.PathLike[str]"], *, as_dataframe: Optional
     """
     path = os.fspath(path)
     header, body = _rows(path)
-    types = [_KNOWN.get(name) or _column_type([row[i] for row in body]) for i, name in enumerate(header)]
+    types = [_known_type(name) or _column_type([row[i] for row in body]) for i, name in enumerate(header)]
     records: List[Dict[str, Any]] = []
     for number, row in enumerate(body, start=2):
         record: Dict[str, Any] = {}

@@ -34,6 +34,17 @@ def test_the_campaign_columns_have_one_type_whatever_their_values(tmp_path):
     assert [type(r["ratio"]) for r in rows] == [float] * 3 and [type(r["k"]) for r in rows] == [float] * 3
 
 
+def test_parameter_and_imbalance_columns_are_numbers_whatever_their_values(tmp_path):
+    added = "param_alpha,param_residue_equal,load_imbalance_at_0,time_imbalance_integral"
+    text = "".join(line + "," + (added if i == 0 else "1,0,4," if i == 1 else ",1,16,2.5") + "\n"
+                   for i, line in enumerate(CSV.splitlines()))
+    rows = study.read_results(write(tmp_path, text), as_dataframe=False)
+    assert [r["param_alpha"] for r in rows] == [1.0, None, None] and type(rows[0]["param_alpha"]) is float
+    assert [type(r["param_residue_equal"]) for r in rows] == [float] * 3
+    assert [type(r["load_imbalance_at_0"]) for r in rows] == [float] * 3
+    assert rows[2]["time_imbalance_integral"] == 2.5 and rows[0]["time_imbalance_integral"] is None
+
+
 def test_other_columns_are_typed_by_their_values(tmp_path):
     extra = "".join(line + ("," + ("count" if i == 0 else str(i)) + "\n") for i, line in enumerate(CSV.splitlines()))
     rows = study.read_results(write(tmp_path, extra), as_dataframe=False)

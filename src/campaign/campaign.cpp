@@ -30,6 +30,7 @@ Spec prepare(const Options& o) {
                             o.max_nodes));
   if (!o.metric.empty()) check_metric(o.metric);  // refused before running
   Spec spec = read_spec(o.spec);
+  if (!o.metric.empty()) check_metric(o.metric, spec);  // a date the spec asks for
   check_only(spec, o);
   if (!o.results.empty()) spec.results = o.results;
   if (o.timeout >= 0) spec.timeout = o.timeout;
@@ -42,7 +43,7 @@ Spec prepare(const Options& o) {
 namespace {
 std::string joined(const std::set<std::string>& values) {
   std::string s;
-  for (const auto& v : values) s += (s.empty() ? "" : ", ") + v;
+  for (const auto& v : values) s += (s.empty() ? "" : ", ") + (v.empty() ? std::string("\"\" (the defaults)") : v);
   return s;
 }
 }  // namespace
@@ -147,7 +148,8 @@ bool Piece::may_start(long started) const {
 }
 
 void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total, double elapsed) {
-  file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error, build_id(), file.result_columns()));
+  file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error, file.build().empty() ? build_id() : file.build(),
+                              file.result_columns()));
   const std::string when = time_left_text(elapsed, done, total);
   if (o.status == "ok")
     fmt::print(stderr, "[{}/{}] {} ({:.1f} s; {})\n", done, total, s.key, o.wall_seconds, when);
@@ -184,13 +186,16 @@ void run_local(const Options& o) {
   }
   std::size_t failed = 0, started = 0;
   {
-    ResultsFile file(spec.results, spec.version, build_id(), o.allow_mixed_builds, spec.result_columns);
+    const std::string hetlb = o.hetlb.empty() ? hetlb_beside_self() : o.hetlb;
+    // The rows are the simulator's: its build, not this program's, is the file's (--hetlb may be another).
+    ResultsFile file(spec.results, spec.version, simulator_build_id(hetlb, build_id()), o.allow_mixed_builds,
+                     spec.result_columns);
     const auto left = left_to_run(spec, file.rows(), o.retry);
     const auto todo = select(spec, left, o);
     if (!todo.empty()) file.prepare_to_add();  // another build's rows: refused before any run
     fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run{} on {} jobs\n", spec.settings.size(),
                spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o), o.jobs);
-    Runner runner(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, spec.timeout);
+    Runner runner(hetlb, spec.timeout);
     const Piece piece(o);
     const auto start = std::chrono::steady_clock::now();
     std::size_t finished = 0;

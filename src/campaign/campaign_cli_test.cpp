@@ -328,6 +328,14 @@ TEST(CampaignCli, StrategyParametersHaveTheirOwnColumns) {
   std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "simple", "params": {"residue_equal": "yes"}}]})";
   EXPECT_NE(hetlb(spec, &out, &err), 0);
   EXPECT_NE(err.find("expected a number or a boolean for parameter residue_equal"), std::string::npos) << err;
+  // k as a boolean: the parameter named, as for any other (it was the JSON library's bare message).
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "besteffort", "params": {"k": true}}]})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("campaign \"" + spec + "\": \"strategies\""), std::string::npos) << err;
+  EXPECT_NE(err.find("strategy besteffort: parameter k = \"true\"; expected a number"), std::string::npos) << err;
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "besteffort:2", "params": {"k": 3}}]})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("k given twice (NAME:K and a parameter k); expected one"), std::string::npos) << err;
 }
 
 TEST(CampaignCli, TimeBalancingIsItsOwnVersion) {
@@ -435,6 +443,27 @@ TEST(CampaignCli, OnlyRunsAndSummarisesASlice) {
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
     EXPECT_EQ(slurp(csv), before);
   }
+}
+
+// --only params= is the variants with the default parameters (the empty params key), alone or with others.
+TEST(CampaignCli, OnlyTheDefaultParameters) {
+  const std::string spec = tmp("only-params.json"), csv = tmp("only-params.csv");
+  std::remove(csv.c_str());
+  std::ofstream(spec) << R"({"spec_version": "t1", "strategies": ["simple", {"strategy": "simple", "params": {"residue_equal": true}}],
+    "virtual_load": [false], "integer": [false], "platforms": ["cluster"], "nodes": [4], "topologies": ["ring"],
+    "initial": ["single"], "ratios": [1], "iterations": 20, "results": ")"
+                      << csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(spec + " --only params=", &out, &err), 0) << err;
+  auto r = rows(csv);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].at("params"), "");
+  ASSERT_EQ(hetlb(spec + " --only params=,residue_equal=1", &out, &err), 0) << err;
+  EXPECT_EQ(rows(csv).size(), 2u);
+  EXPECT_EQ(hetlb(spec + " --only params=alpha=1", &out, &err), 1);
+  EXPECT_NE(err.find("expected one of \"\" (the defaults), residue_equal=1"), std::string::npos) << err;
+  EXPECT_EQ(hetlb(spec + " --only topology=", &out, &err), 2);  // an empty value is the parameters' only
+  EXPECT_NE(err.find("topology=: expected COLUMN=VALUE"), std::string::npos) << err;
 }
 }  // namespace
 
@@ -567,6 +596,16 @@ TEST(CampaignCli, ImbalanceOverTimeIsAskedForRankedAndDrawn) {
     if (row.at("variant").starts_with("makhoul")) {
       EXPECT_EQ(row.at("rank"), "1") << row.at("configuration");
     }
+  // A date the spec does not ask for has no values: refused, naming the spec's columns.
+  const std::string results = slurp(csv);
+  EXPECT_EQ(hetlb(spec + " --report --metric load_imbalance_at_3", &out, &err), 1);
+  EXPECT_NE(err.find("--metric \"load_imbalance_at_3\": campaign \"" + spec +
+                     "\" does not ask for it; expected one of its columns load_imbalance_at_0.5, time_imbalance_at_0.5, "
+                     "load_imbalance_at_2, time_imbalance_at_2, load_imbalance_integral, time_imbalance_integral"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(slurp(csv), results);
 
   // Bad values: one line naming the key, before any run.
   const std::string bad = tmp("imbalance-bad.json");

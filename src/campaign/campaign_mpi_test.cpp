@@ -45,6 +45,47 @@ int run(const std::string& command, std::string* err = nullptr) {
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+// The rows are the simulator's: hetlb-campaign running another build's hetlb (--hetlb) takes that
+// build's rows (it resumes its own file), and records that build on failed rows too.
+TEST(CampaignMpi, TheSimulatorsBuildIsTheFiles) {
+  const std::string spec = tmp("simulator-build.json"), csv = tmp("simulator-build.csv");
+  const std::string wrapper = tmp("simulator-build.sh");
+  std::remove(csv.c_str());
+  // Another build of hetlb: its --version and the build id of its JSON say commit abcabc...
+  std::ofstream(wrapper) << "#!/bin/sh\n"
+                            "if [ \"$1\" = --version ]; then\n"
+                            "  echo 'hetlb 0.1.0 (commit abcabcabcabcabcabcabcabcabcabcabcabcabca, uncommitted changes)'\n"
+                            "  echo 'built with SimGrid 3.32, Open MPI 4.1.4, GLPK 5.0'; exit 0\n"
+                            "fi\n"
+                            "case \" $* \" in *' --seed 2 '*) echo 'hetlb: error: seed 2 fails' >&2; exit 1;; esac\n"
+                         << kBin << "hetlb \"$@\" | sed 's/\"id\": *\"[^\"]*\"/\"id\": \"abcabcabcabc-dirty\"/'\n";
+  std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+  const auto write_spec = [&](const std::string& seeds) {
+    std::ofstream(spec) << R"({"spec_version": "b2", "strategies": ["makhoul"], "virtual_load": false,
+      "integer": false, "platforms": ["cluster"], "nodes": [4], "topologies": ["ring"], "initial": ["random"],
+      "seeds": )" << seeds << R"(, "iterations": 20, "ratios": [1], "results": ")"
+                        << csv << "\"}";
+  };
+  const auto rows_of_that_build = [&] {
+    std::istringstream in(slurp(csv));
+    int n = 0;
+    for (std::string line; std::getline(in, line);) n += line.ends_with(",abcabcabcabc-dirty");
+    return n;
+  };
+  const std::string mpirun = std::string(HETLB_MPIEXEC) + " --allow-run-as-root --oversubscribe -np 3 ";
+  write_spec("[1, 2, 3]");
+  std::string err;
+  ASSERT_EQ(run(mpirun + kBin + "hetlb-campaign " + spec + " --hetlb " + wrapper + " --max-runs 1", &err), 0) << err;
+  EXPECT_EQ(rows_of_that_build(), 1) << slurp(csv);
+  EXPECT_NE(run(mpirun + kBin + "hetlb-campaign " + spec + " --hetlb " + wrapper, &err), 0);  // seed 2 fails
+  EXPECT_EQ(err.find("rows of another build"), std::string::npos) << err;
+  EXPECT_EQ(rows_of_that_build(), 3) << slurp(csv);  // the failed run's row too
+  // This build's simulator: the file is another build's, refused.
+  write_spec("[1, 2, 3, 4]");
+  EXPECT_NE(run(mpirun + kBin + "hetlb-campaign " + spec, &err), 0);
+  EXPECT_NE(err.find("rows of another build, abcabcabcabc-dirty (3 rows)"), std::string::npos) << err;
+}
+
 // Rows of a results file without the wall_seconds column, sorted.
 std::vector<std::string> rows_without_wall_time(const std::string& path) {
   std::istringstream in(slurp(path));

@@ -203,7 +203,11 @@ int main(int argc, char** argv) {
       try {
         spec = prepare(o);
         if (!o.report_only)
-          file = std::make_unique<ResultsFile>(spec.results, spec.version, hetlb::build_id(), o.allow_mixed_builds,
+          // The rows are the workers' simulator's: its build is the file's (--hetlb may be another).
+          file = std::make_unique<ResultsFile>(spec.results, spec.version,
+                                               simulator_build_id(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb,
+                                                                  hetlb::build_id()),
+                                               o.allow_mixed_builds,
                                                spec.result_columns);
         if (file && !select(spec, left_to_run(spec, file->rows(), o.retry), o).empty())
           file->prepare_to_add();  // another build's rows: refused before any run

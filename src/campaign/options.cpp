@@ -46,13 +46,15 @@ void add_options(CLI::App& app, Options& o) {
          [&o](const std::vector<std::string>& items) {
            for (const auto& item : items) {
              const auto eq = item.find('=');
-             if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+             // An empty value is the default parameters' only (params=: the variants with no parameter set).
+             const bool may_be_empty = eq != std::string::npos && item.substr(0, eq) == "params";
+             if (eq == std::string::npos || eq == 0 || (eq + 1 == item.size() && !may_be_empty))
                throw CLI::ValidationError("--only", item + ": expected COLUMN=VALUE[,VALUE...], e.g. topology=line");
              auto& values = o.only[item.substr(0, eq)];
              for (std::size_t start = eq + 1;;) {
                const auto comma = item.find(',', start);
                const std::string v = item.substr(start, comma == std::string::npos ? comma : comma - start);
-               if (v.empty())
+               if (v.empty() && !may_be_empty)
                  throw CLI::ValidationError("--only", item + ": an empty value; expected COLUMN=VALUE[,VALUE...]");
                values.insert(v);
                if (comma == std::string::npos) break;

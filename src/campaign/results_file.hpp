@@ -47,6 +47,8 @@ class ResultsFile {
 
   const std::map<std::string, Row>& rows() const { return rows_; }
   const std::vector<std::string>& result_columns() const { return result_columns_; }
+  // The build whose rows this file takes (the simulator's).
+  const std::string& build() const { return build_; }
   // Before the first row is added (append calls it): refuses (hetlb::Error, file untouched), unless
   // allow_mixed_builds, a file holding rows of another build than `build` (include/hetlb/build_info.hpp;
   // rows without one are "unrecorded"; `build` empty: no check), then gives a file of an older schema

@@ -2,6 +2,7 @@
 // files, a parent-death signal so that a killed campaign leaves no orphan simulation behind.
 #include "runner.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -9,10 +10,12 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -62,6 +65,44 @@ std::string error_line(const std::string& err) {
   return err.substr(last, err.find('\n', last) - last);
 }
 }  // namespace
+
+std::string simulator_build_id(const std::string& hetlb, const std::string& fallback) {
+  int out[2];
+  if (pipe(out) != 0) return fallback;
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(out[0]);
+    close(out[1]);
+    return fallback;
+  }
+  if (pid == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    close(out[0]);
+    close(out[1]);
+    if (const int null = open("/dev/null", O_WRONLY); null >= 0) dup2(null, STDERR_FILENO);
+    execl(hetlb.c_str(), hetlb.c_str(), "--version", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  std::string text;
+  char buffer[512];
+  for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  close(out[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  // "hetlb VERSION (commit C[, uncommitted changes])" (build_info.hpp, version_text): C's first 12
+  // digits and -dirty, as build_id() makes them.
+  static const std::regex line(R"(^\S+ \S+ \(commit ([0-9a-f]{12})[0-9a-f]*(, uncommitted changes)?\)|^\S+ \S+ \(commit (unknown))");
+  std::smatch m;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !std::regex_search(text, m, line)) return fallback;
+  if (m[3].matched) return "unknown";
+  return m[1].str() + (m[2].matched ? "-dirty" : "");
+}
 
 std::string hetlb_beside_self() {
   std::error_code ec;

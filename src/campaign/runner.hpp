@@ -65,6 +65,10 @@ class Runner {
 // The hetlb executable beside the running one (hetlb-campaign and hetlb are installed together).
 std::string hetlb_beside_self();
 
+// The build id (include/hetlb/build_info.hpp, build_id()) of the simulator `hetlb`, which is what its
+// rows record, from its --version; `fallback` when it cannot say.
+std::string simulator_build_id(const std::string& hetlb, const std::string& fallback);
+
 // Serialises an outcome into one string (to send it between MPI ranks), and back.
 std::string encode(const Outcome& o);
 Outcome decode(const std::string& text);

@@ -147,14 +147,14 @@ SpecStrategy spec_strategy(const std::string& entry, const json& params) {
   }
   diffusion::Strategy strategy(out.name, std::stod(out.k));
   for (const auto& [name, value] : params.items()) {
+    const std::string text = value.is_boolean() ? (value.get<bool>() ? "true" : "false") : num(value.get<double>());
     if (name == "k" && strategy.has("k")) {
       if (colon != std::string::npos && entry.rfind("plugin:", 0) != 0)
-        throw Error(fmt::format("k given twice (in the entry and in \"strategy_params\"); expected one"));
-      strategy.set("k", value.get<double>());
-      out.k = num(value.get<double>());
+        throw Error(fmt::format("k given twice (NAME:K and a parameter k); expected one"));
+      strategy.set("k=" + text);  // a boolean is refused naming the parameter, as for any number
+      out.k = num(strategy.param("k"));
       continue;
     }
-    const std::string text = value.is_boolean() ? (value.get<bool>() ? "true" : "false") : num(value.get<double>());
     strategy.set(name + "=" + text);
     out.params.push_back(name + "=" + text);
   }
@@ -359,11 +359,19 @@ Spec read_spec(const std::string& path) {
     if (cmp.contains("subject")) s.compare.subject = names_of("subject");
     if (cmp.contains("baseline")) {
       const json& b = cmp.at("baseline");
-      if (!b.is_string()) r.fail("compare", b, "\"baseline\": a strategy name");
+      if (!b.is_string() || !names.count(b.get<std::string>()))
+        r.fail("compare", b, "\"baseline\": the name of a strategy listed in \"strategies\"");
       s.compare.baseline = b.get<std::string>();
     }
     s.compare.against.clear();
     if (cmp.contains("against")) s.compare.against = names_of("against");
+    // The groups are disjoint: a strategy in two of them would silently leave one.
+    for (const std::string& name : s.compare.against)
+      if (s.compare.is_subject(name)) r.fail("compare", json(name), "\"against\": strategies not in \"subject\"");
+    if (cmp.contains("baseline") && (s.compare.is_subject(s.compare.baseline) ||
+                                     std::find(s.compare.against.begin(), s.compare.against.end(),
+                                               s.compare.baseline) != s.compare.against.end()))
+      r.fail("compare", json(s.compare.baseline), "\"baseline\": a strategy in neither \"subject\" nor \"against\"");
     s.compare.subject_label = labels(s.compare.subject);
     s.compare.against_label = s.compare.against.empty() ? "the others" : labels(s.compare.against);
   }

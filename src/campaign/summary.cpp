@@ -230,11 +230,24 @@ void check_metric(const std::string& metric) {
                           metric, names));
 }
 
+void check_metric(const std::string& metric, const Spec& spec) {
+  check_metric(metric);
+  if (!is_imbalance_metric(metric) ||
+      std::find(spec.result_columns.begin(), spec.result_columns.end(), metric) != spec.result_columns.end())
+    return;
+  std::string asked;
+  for (const auto& column : spec.result_columns)
+    if (is_imbalance_metric(column)) asked += (asked.empty() ? "" : ", ") + column;
+  throw Error(fmt::format("--metric \"{}\": campaign \"{}\" does not ask for it; expected {}", metric, spec.path,
+                          asked.empty() ? "a date of the spec's \"metrics_at\" or its \"imbalance_integral\" (it has neither)"
+                                        : "one of its columns " + asked));
+}
+
 Comparison compare(const Spec& spec, const std::map<std::string, Row>& rows, const std::string& metric) {
   Comparison c;
   const bool convergence = spec.mode != "fixed_duration";
   c.metric = !metric.empty() ? metric : convergence ? "max_convergence_date" : "computed_load";
-  check_metric(c.metric);
+  check_metric(c.metric, spec);
   c.lower_is_better = is_imbalance_metric(c.metric) || kMetrics.at(c.metric);
   c.groups = spec.compare;
   // The spread left when a run stops measures how close it came, converged or not (at the time limit);

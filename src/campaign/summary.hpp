@@ -52,6 +52,9 @@ bool is_imbalance_metric(const std::string& metric);
 
 // Throws hetlb::Error naming the metric and the known ones unless it is in kMetrics or an imbalance metric.
 void check_metric(const std::string& metric);
+// The same, and an imbalance metric must be one of the spec's columns (its "metrics_at" dates, its
+// "imbalance_integral"): another date has no values to rank.
+void check_metric(const std::string& metric, const Spec& spec);
 
 // A strategy beating best effort by at most this fraction is a tie, not a counter-example.
 inline constexpr double kCounterExampleMargin = 0.01;

@@ -97,6 +97,24 @@ TEST(CampaignSummary, TheSpecSetsTheComparison) {
   // Names outside "strategies" are refused.
   std::ofstream(path) << R"({"spec_version": "s", "strategies": ["makhoul"], "compare": {"subject": ["simple"]}})";
   EXPECT_THROW(read_spec(path), Error);
+  // A baseline not listed (a typo), or a strategy in two groups, is refused naming it.
+  const auto refusal = [&](const std::string& compare) {
+    std::ofstream(path) << R"({"spec_version": "s", "strategies": ["besteffort", "makhoul", "simple"], "compare": )"
+                        << compare << "}";
+    try {
+      read_spec(path);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(R"({"baseline": "bestefort"})"),
+            "campaign \"" + path + R"(": "compare" = "bestefort"; expected "baseline": the name of a strategy listed in "strategies")");
+  EXPECT_EQ(refusal(R"({"subject": ["makhoul"], "against": ["simple", "makhoul"]})"),
+            "campaign \"" + path + R"(": "compare" = "makhoul"; expected "against": strategies not in "subject")");
+  EXPECT_EQ(refusal(R"({"subject": ["makhoul"], "baseline": "makhoul"})"),
+            "campaign \"" + path + R"(": "compare" = "makhoul"; expected "baseline": a strategy in neither "subject" nor "against")");
+  EXPECT_EQ(refusal(R"({"subject": ["makhoul"], "against": ["besteffort"], "baseline": "simple"})"), "accepted");
 }
 
 // By the load spread left when the runs stop, a run that did not converge (stopped at the time limit)

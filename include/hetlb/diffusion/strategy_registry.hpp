@@ -61,7 +61,7 @@ void check_param(const Rule& rule, const Param& param, double value);
 // The value of "name=value" text for `param` (numbers; flags also true/false).
 double parse_param_value(const Rule& rule, const Param& param, const std::string& text);
 // The strategy of a command line or options: --strategy `name`, --k `k` (best effort's k, checked >= 1
-// whatever the strategy, ignored by rules without k), --residue-equal (simple's flag; refused for
+// whatever the strategy; other than 1 refused for rules without k), --residue-equal (simple's flag; refused for
 // other rules), --param NAME=VALUE each. hetlb::Error naming the first bad one.
 Strategy strategy_of(const std::string& name, double k, bool residue_equal, const std::vector<std::string>& params,
                      bool integer);

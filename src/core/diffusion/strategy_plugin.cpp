@@ -54,6 +54,7 @@ std::string text(const char* s) { return s ? std::string(s) : std::string(); }
 
 std::unique_ptr<Rule> load(const std::string& path) {
   if (path.empty()) refuse(path, "no path; expected plugin:PATH of a shared library");
+  if (std::filesystem::is_directory(path)) refuse(path, "a directory; expected a shared library");
   if (!std::filesystem::is_regular_file(path)) refuse(path, "no such file; expected a shared library");
   // A path without '/' would be searched in the library path: name the file itself.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
@@ -79,6 +80,12 @@ std::unique_ptr<Rule> load(const std::string& path) {
   for (int i = 0; i < entry->param_count; ++i) {
     const hetlb_strategy_param& p = entry->params[i];
     if (text(p.name).empty()) refuse(path, fmt::format("parameter {} has no name", i));
+    // The name is given as NAME=VALUE and is a results column (param_NAME): letters, digits and '_', once.
+    const std::string name = p.name;
+    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+      refuse(path, fmt::format("parameter \"{}\": expected a name of letters, digits and '_'", name));
+    if (rule->param_index(name) >= 0)
+      refuse(path, fmt::format("parameter {} declared twice; expected distinct names", name));
     if (p.type < HETLB_PARAM_REAL || p.type > HETLB_PARAM_FLAG)
       refuse(path, fmt::format("parameter {}: type {}; expected 0 (real), 1 (integer) or 2 (flag)", p.name, p.type));
     if (!(p.min <= p.max))

@@ -69,6 +69,13 @@ TEST(StrategyPlugin, RefusesWhatIsNotAPlugin) {
                 .find("libhetlb_strategy_faulty_1.so: interface version 2; expected 1"),
             std::string::npos);
   EXPECT_NE(error_of([] { find_rule("plug:x"); }).find("unknown; expected none, simple"), std::string::npos);
+  EXPECT_EQ(error_of([] { find_rule("plugin:" + kDir); }),
+            "strategy plug-in " + kDir + ": a directory; expected a shared library");
+  EXPECT_EQ(error_of([] { find_rule("plugin:" + kDir + "/libhetlb_strategy_faulty_6.so"); }),
+            "strategy plug-in " + kDir + "/libhetlb_strategy_faulty_6.so: parameter alpha declared twice; expected distinct names");
+  EXPECT_EQ(error_of([] { find_rule("plugin:" + kDir + "/libhetlb_strategy_faulty_7.so"); }),
+            "strategy plug-in " + kDir +
+                "/libhetlb_strategy_faulty_7.so: parameter \"a=b\": expected a name of letters, digits and '_'");
 }
 
 TEST(StrategyPlugin, FaultyDecisionsNameTheLibraryTheNodeAndTheDate) {

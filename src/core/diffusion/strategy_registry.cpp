@@ -3,6 +3,7 @@
 // (docs/adding-a-strategy.md).
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -92,12 +93,28 @@ Strategy strategy_of(const std::string& name, double k, bool residue_equal, cons
                      bool integer) {
   if (!(k >= 1) || !std::isfinite(k)) throw Error(fmt::format("--k {}: expected a finite k >= 1", k));
   Strategy s(name, k, integer);
+  if (k != 1 && !s.has("k"))
+    throw Error(fmt::format("--k {}: strategy {} has no parameter k; expected --k only for a strategy with k "
+                            "(hetlb strategies lists them)",
+                            k, s.name()));
   if (residue_equal) {
     if (!s.has("residue_equal"))
       throw Error(fmt::format("--residue-equal: applies to --strategy simple only, not {}", s.name()));
     s.set("residue_equal", 1);
   }
-  for (const std::string& p : params) s.set(p);
+  // Each parameter once: a second value (or one also set by --k / --residue-equal) is refused, never
+  // silently preferred.
+  std::map<std::string, std::string> given;
+  if (k != 1) given["k"] = fmt::format("--k {}", k);
+  if (residue_equal) given["residue_equal"] = "--residue-equal";
+  for (const std::string& p : params) {
+    const std::string param = p.substr(0, p.find('='));
+    if (const auto it = given.find(param); it != given.end() && p.find('=') != std::string::npos && !param.empty())
+      throw Error(fmt::format("strategy {}: parameter {} given twice ({} and {}); expected it once", s.name(), param,
+                              it->second, p));
+    given[param] = p;
+    s.set(p);
+  }
   return s;
 }
 

@@ -226,6 +226,26 @@ TEST(StrategyRegistry, ParametersAreCheckedByNameAndRange) {
   EXPECT_EQ(Strategy("besteffort", 2).describe(), "besteffort k=2");
   EXPECT_THROW(strategy_of("makhoul", 1, true, {}, false), Error);  // --residue-equal is simple's only
   EXPECT_THROW(strategy_of("makhoul", 0.5, false, {}, false), Error);
+  // Every parameter once, whatever the option that sets it; --k only for a strategy with k.
+  const auto refusal = [](double k, bool residue_equal, const std::string& name, const std::vector<std::string>& params) {
+    try {
+      strategy_of(name, k, residue_equal, params, false);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal(1, false, "besteffort", {"k=2", "k=3"}),
+            "strategy besteffort: parameter k given twice (k=2 and k=3); expected it once");
+  EXPECT_EQ(refusal(2, false, "besteffort", {"k=3"}),
+            "strategy besteffort: parameter k given twice (--k 2 and k=3); expected it once");
+  EXPECT_EQ(refusal(1, true, "simple", {"residue_equal=0"}),
+            "strategy simple: parameter residue_equal given twice (--residue-equal and residue_equal=0); expected it once");
+  EXPECT_EQ(refusal(2, false, "makhoul", {}),
+            "--k 2: strategy makhoul has no parameter k; expected --k only for a strategy with k (hetlb strategies lists them)");
+  EXPECT_EQ(refusal(1, false, "makhoul", {}), "accepted");  // the default k, which every command line passes
+  EXPECT_EQ(strategy_of("besteffort", 2, false, {}, false).param("k"), 2);
+  EXPECT_EQ(strategy_of("besteffort", 1, false, {"k=3"}, false).param("k"), 3);
   EXPECT_THROW(Strategy("plugin:/nonexistent/libx.so"), Error);
 }
 
