@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include <hetlb/mpi/version.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,3 +86,5 @@ int check_product(const double* a, const double* x, const double* y, int rows, i
   free(expected);
   return ok;
 }
+
+int matvec_print_version_if_asked(int argc, char** argv) { return hetlb_mpi_print_version_if_asked(argc, argv); }

@@ -11,8 +11,8 @@ struct options {
 };
 
 struct options parse_options(int argc, char** argv, int rank, int size);
-/* With --version among the arguments: prints hetlb's build identity (matvec_version.cpp) and returns 1
- * (main then returns 0, before MPI starts); 0 otherwise. */
+/* With --version among the arguments: prints hetlb's build identity (hetlb_mpi_print_version_if_asked,
+ * hetlb/mpi/version.h) and returns 1 (main then returns 0, before MPI starts); 0 otherwise. */
 int matvec_print_version_if_asked(int argc, char** argv);
 void make_matrix(double* a, double* x, int rows, int cols, int step);
 /* part[i] = rows[i] . x for count rows, then waits count x wait_per_row seconds. */
