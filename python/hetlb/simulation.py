@@ -6,12 +6,35 @@ is released: other Python threads go on meanwhile.
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _hetlb
 from .planning import PlatformLike, _as_platform, _whole
+
+
+def _speeds_text(speeds) -> str:
+    """--speeds' text: "" (the platform's), a list joined by commas, or a file / name as given."""
+    if speeds is None:
+        return ""
+    if isinstance(speeds, str):
+        return speeds
+    return ",".join(_number_text(s) for s in speeds)
+
+
+def _number_text(x) -> str:
+    """A number as the command line would be given it: 2, not 2.0; 0.1 exactly as repr."""
+    if isinstance(x, str):
+        return x
+    x = float(x)
+    return str(int(x)) if x.is_integer() and abs(x) < 2**53 else repr(x)
+
+
+def _param_text(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return _number_text(value)
 
 
 def simulate_diffusion(
@@ -38,6 +61,10 @@ def simulate_diffusion(
     min_lb_iter: float = -1.0,
     trace: bool = False,
     trace_interval: float = 0.0,
+    balance: str = "load",
+    speeds: Union[None, str, Sequence[float]] = None,
+    slowdowns: Sequence[Union[str, Tuple[int, float, float, float]]] = (),
+    params: Optional[Mapping[str, Union[float, bool]]] = None,
 ) -> dict:
     """Simulates one run, as ``hetlb simulate diffusion --format json`` (same options, same defaults,
     dashes become underscores; ``nodes=None``: 16, or the topology/initial-load file's count).
@@ -46,6 +73,10 @@ def simulate_diffusion(
     data_transfer_amount, ..., simulated_time, wall_seconds) plus ``initial_loads`` and ``final_loads``
     (numpy arrays) and, with ``trace=True``, ``trace_dates`` (numpy, s) and ``trace_loads`` (numpy,
     one row per date, one column per node) sampled every ``trace_interval`` s (0: every tau).
+    ``balance="time"`` balances completion time (load / speed); ``speeds`` gives the cluster's relative
+    host speeds (a list, a file, or ``"grid-real"``: ``--speeds``); ``slowdowns`` slows nodes for a
+    while (``(node, factor, start, end)`` or ``"NODE:FACTOR:START:END"``: ``--slowdown``); ``params``
+    sets the strategy's parameters by name (``{"alpha": 0.5}``: ``--param``, see ``hetlb strategies``).
     ValueError on bad options, with the command line's message.
     """
     text = _hetlb._simulate_diffusion(
@@ -53,7 +84,10 @@ def simulate_diffusion(
         bool(virtual_load), bool(integer), bool(residue_equal), bool(coalesce_data), str(estimates),
         str(lb_phase), bool(simulate_streaks), str(initial), float(load_per_node), float(ratio),
         _whole(seed, "seed"), _whole(iterations, "iterations"), float(time_limit), float(min_comp_iter),
-        float(min_lb_iter), float(trace_interval), bool(trace))
+        float(min_lb_iter), float(trace_interval), bool(trace), str(balance), _speeds_text(speeds),
+        [s if isinstance(s, str) else ":".join(_number_text(x) for x in s)
+         for s in slowdowns],
+        [f"{name}={_param_text(value)}" for name, value in (params or {}).items()])
     result = json.loads(text)
     result["initial_loads"] = np.asarray(result["initial_loads"], dtype=float)
     result["final_loads"] = np.asarray(result["final_loads"], dtype=float)

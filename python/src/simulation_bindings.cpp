@@ -61,7 +61,8 @@ std::string simulate_diffusion(const std::string& platform, long long nodes, con
                                const std::string& lb_phase, bool simulate_streaks, const std::string& initial,
                                double load_per_node, double ratio, std::uint64_t seed, long long iterations,
                                double time_limit, double min_comp_iter, double min_lb_iter, double trace_interval,
-                               bool trace) {
+                               bool trace, const std::string& balance, const std::string& speeds,
+                               const std::vector<std::string>& slowdowns, const std::vector<std::string>& params) {
   sim::DiffusionConfig c;
   c.platform = platform;
   if (nodes >= 0 && (nodes < 1 || nodes > (1 << 20)))
@@ -73,7 +74,10 @@ std::string simulate_diffusion(const std::string& platform, long long nodes, con
     throw Error(fmt::format("trace_interval = {}: expected a positive number", trace_interval));
   c.nodes = nodes < 0 ? 16 : static_cast<int>(nodes);
   c.topology = topology;
-  c.strategy = diffusion::strategy_of(strategy, k, residue_equal, {}, integer);
+  c.strategy = diffusion::strategy_of(strategy, k, residue_equal, params, integer);
+  c.balance = diffusion::parse_balance(balance);
+  c.speeds = speeds;
+  for (const std::string& text : slowdowns) c.slowdowns.push_back(diffusion::parse_slowdown(text));
   c.virtual_load = virtual_load;
   c.coalesce_data = coalesce_data;
   c.estimates = diffusion::parse_estimates(estimates);
@@ -133,7 +137,7 @@ void bind_simulation(py::module_& m) {
         py::arg("coalesce_data"), py::arg("estimates"), py::arg("lb_phase"), py::arg("simulate_streaks"),
         py::arg("initial"), py::arg("load_per_node"), py::arg("ratio"), py::arg("seed"), py::arg("iterations"),
         py::arg("time_limit"), py::arg("min_comp_iter"), py::arg("min_lb_iter"), py::arg("trace_interval"),
-        py::arg("trace"));
+        py::arg("trace"), py::arg("balance"), py::arg("speeds"), py::arg("slowdowns"), py::arg("params"));
   m.def("_simulate_scatter", &simulate_scatter, py::arg("platform_json"), py::arg("source"), py::arg("items"),
         py::arg("algorithm"), py::arg("order"), py::arg("root"));
 }

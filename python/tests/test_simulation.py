@@ -25,6 +25,12 @@ def without_wall(d):
     (dict(nodes=6, topology="line", k=2, virtual_load=True, lb_phase="staggered", iterations=15),
      ["--nodes", 6, "--topology", "line", "--k", 2, "--virtual-load", "--lb-phase", "staggered",
       "--iterations", 15]),
+    (dict(nodes=4, topology="ring", balance="time", speeds=[1, 2, 1, 0.5], iterations=10),
+     ["--nodes", 4, "--topology", "ring", "--balance", "time", "--speeds", "1,2,1,0.5", "--iterations", 10]),
+    (dict(nodes=4, topology="ring", strategy="simple", params={"residue_equal": True}, balance="time",
+          slowdowns=[(1, 4.0, 0.5, 2.5), "2:2:1:3"], iterations=10),
+     ["--nodes", 4, "--topology", "ring", "--strategy", "simple", "--param", "residue_equal=true", "--balance",
+      "time", "--slowdown", "1:4:0.5:2.5", "--slowdown", "2:2:1:3", "--iterations", 10]),
 ])
 def test_diffusion_equals_cli(options, args):
     r = hetlb.simulate_diffusion(**options)
@@ -53,6 +59,12 @@ def test_diffusion_trace_equals_the_cli_trace(tmp_path):
     (dict(topology="/nonexistent.edges"), ["--topology", "/nonexistent.edges"]),
     (dict(k=0.5), ["--k", 0.5]),
     (dict(platform="/nonexistent.xml"), ["--platform", "/nonexistent.xml"]),
+    (dict(balance="speed"), ["--balance", "speed"]),
+    (dict(nodes=4, speeds=[1, 2]), ["--nodes", 4, "--speeds", "1,2"]),
+    (dict(nodes=4, speeds=[1, 0, 1, 1]), ["--nodes", 4, "--speeds", "1,0,1,1"]),
+    (dict(nodes=4, slowdowns=["9:2:0:1"]), ["--nodes", 4, "--slowdown", "9:2:0:1"]),
+    (dict(params={"alpha": 0.5}), ["--param", "alpha=0.5"]),
+    (dict(params={"k": 0.5}), ["--param", "k=0.5"]),
 ])
 def test_diffusion_bad_options_have_the_cli_message(options, args):
     with pytest.raises(ValueError) as e:
