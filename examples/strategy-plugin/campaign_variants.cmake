@@ -1,10 +1,16 @@
 # A campaign lists the plug-in twice with other alpha values: two rows, each with its value in its own
 # column (param_alpha) and, away from the default, in the key (params); run again, nothing is added.
+# The plug-in is part of the build: rows name hetlb's build + "+plugin-<hash of the library>", and after
+# the library changes (rebuilt), a campaign adding rows refuses the file unless --allow-mixed-builds.
 # -DHETLB=hetlb -DPLUGIN=lib.so -DDIR=work folder
 set(spec ${DIR}/plugin-variants.json)
 set(csv ${DIR}/plugin-variants.csv)
+set(lib ${DIR}/libplugin-variants.so)
 file(REMOVE ${csv})
-file(WRITE ${spec} "{\"spec_version\": \"plugin-variants\", \"strategies\": [\"plugin:${PLUGIN}\", {\"strategy\": \"plugin:${PLUGIN}\", \"params\": {\"alpha\": 0.25}}], \"nodes\": [4], \"topologies\": [\"ring\"], \"virtual_load\": [false], \"integer\": [false], \"platforms\": [\"cluster\"], \"initial\": [\"single\"], \"ratios\": [1], \"results\": \"${csv}\"}\n")
+file(COPY_FILE ${PLUGIN} ${lib})
+set(entries "\"plugin:${lib}\", {\"strategy\": \"plugin:${lib}\", \"params\": {\"alpha\": 0.25}}")
+set(common "\"nodes\": [4], \"topologies\": [\"ring\"], \"virtual_load\": [false], \"integer\": [false], \"platforms\": [\"cluster\"], \"initial\": [\"single\"], \"results\": \"${csv}\"")
+file(WRITE ${spec} "{\"spec_version\": \"plugin-variants\", \"strategies\": [${entries}], \"ratios\": [1], ${common}}\n")
 foreach(pass 1 2)
   execute_process(COMMAND ${HETLB} campaign ${spec} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -31,4 +37,20 @@ if(NOT text MATCHES "\n[^\n]*,-1,-1,,ok,[^\n]*,1\n" OR NOT text MATCHES "\n[^\n]
 endif()
 if(NOT out MATCHES "alpha=0\\.25")
   message(FATAL_ERROR "the summary does not name the variant alpha=0.25:\n${out}")
+endif()
+if(NOT text MATCHES ",[0-9a-f]+(-dirty)?\\+plugin-[0-9a-f]+,1\n" OR out MATCHES "Builds mixed")
+  message(FATAL_ERROR "the rows do not name the plug-in in their build, or the summary calls one build mixed:\n${text}\n${out}")
+endif()
+# The library changes (as a rebuild does): adding rows to the file is refused, untouched, in one line.
+file(APPEND ${lib} "rebuilt")
+file(WRITE ${spec} "{\"spec_version\": \"plugin-variants\", \"strategies\": [${entries}], \"ratios\": [1, 0.1], ${common}}\n")
+execute_process(COMMAND ${HETLB} campaign ${spec} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${csv} after)
+if(rc EQUAL 0 OR NOT err MATCHES "rows of another build, [0-9a-f]+(-dirty)?\\+plugin-[0-9a-f]+ \\(2 rows\\)" OR
+   NOT after STREQUAL text)
+  message(FATAL_ERROR "a rebuilt plug-in's rows were not refused (${rc}): ${err}")
+endif()
+execute_process(COMMAND ${HETLB} campaign ${spec} --allow-mixed-builds RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "Builds mixed in these results")
+  message(FATAL_ERROR "--allow-mixed-builds did not add the rows and name the builds (${rc}): ${err}\n${out}")
 endif()

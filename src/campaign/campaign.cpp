@@ -174,8 +174,18 @@ void report(const Spec& spec, const Options& o) {
 }
 
 void print_builds(std::ostream& out, const std::map<std::string, Row>& rows) {
-  const auto builds = builds_of(rows);
-  if (builds.size() > 1) out << fmt::format("\nBuilds mixed in these results: {}.\n", builds_text(builds));
+  // Mixed: rows of two hetlb builds, or of two builds of one strategy (a rebuilt plug-in: its rows'
+  // build is hetlb's + "+plugin-..."); built-in and plug-in rows of one hetlb build are not.
+  std::set<std::string> hetlb_builds;
+  std::map<std::string, std::set<std::string>> per_strategy;
+  for (const auto& [key, row] : rows) {
+    const std::string b = build_of(row);
+    hetlb_builds.insert(b.substr(0, b.find('+')));
+    per_strategy[row.at("strategy")].insert(b);
+  }
+  bool mixed = hetlb_builds.size() > 1;
+  for (const auto& [strategy, builds] : per_strategy) mixed = mixed || builds.size() > 1;
+  if (mixed) out << fmt::format("\nBuilds mixed in these results: {}.\n", builds_text(builds_of(rows)));
 }
 
 void run_local(const Options& o) {
@@ -190,6 +200,7 @@ void run_local(const Options& o) {
     // The rows are the simulator's: its build, not this program's, is the file's (--hetlb may be another).
     ResultsFile file(spec.results, spec.version, simulator_build_id(hetlb, build_id()), o.allow_mixed_builds,
                      spec.result_columns);
+    file.accept_plugin_builds(spec.plugin_identities);
     const auto left = left_to_run(spec, file.rows(), o.retry);
     const auto todo = select(spec, left, o);
     if (!todo.empty()) file.prepare_to_add();  // another build's rows: refused before any run

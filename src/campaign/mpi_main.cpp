@@ -209,6 +209,7 @@ int main(int argc, char** argv) {
                                                                   hetlb::build_id()),
                                                o.allow_mixed_builds,
                                                spec.result_columns);
+        if (file) file->accept_plugin_builds(spec.plugin_identities);
         if (file && !select(spec, left_to_run(spec, file->rows(), o.retry), o).empty())
           file->prepare_to_add();  // another build's rows: refused before any run
         go = o.report_only ? 0 : 1;

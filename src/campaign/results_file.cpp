@@ -183,11 +183,16 @@ void ResultsFile::prepare_to_add() {
   if (prepared_) return;
   if (!build_.empty()) {
     auto others = builds_of(rows_);
+    std::string ours = build_;
     others.erase(build_);
+    for (const std::string& plugin : plugin_identities_) {
+      others.erase(build_ + "+" + plugin);
+      ours += ", " + build_ + "+" + plugin;
+    }
     if (!others.empty() && !allow_mixed_builds_)
       throw Error(fmt::format("results \"{}\": rows of another build, {}; expected rows of this build, {} (use another "
                               "results file, or --allow-mixed-builds to add to it)",
-                              path_, builds_text(others), build_));
+                              path_, builds_text(others), ours));
   }
   upgrade_header();
   prepared_ = true;

@@ -49,6 +49,8 @@ class ResultsFile {
   const std::vector<std::string>& result_columns() const { return result_columns_; }
   // The build whose rows this file takes (the simulator's).
   const std::string& build() const { return build_; }
+  // Rows of build() + "+" + each identity (a plug-in's, Spec::plugin_identities) are this build's too.
+  void accept_plugin_builds(const std::vector<std::string>& identities) { plugin_identities_ = identities; }
   // Before the first row is added (append calls it): refuses (hetlb::Error, file untouched), unless
   // allow_mixed_builds, a file holding rows of another build than `build` (include/hetlb/build_info.hpp;
   // rows without one are "unrecorded"; `build` empty: no check), then gives a file of an older schema
@@ -71,7 +73,7 @@ class ResultsFile {
 
   std::string path_, spec_version_, build_;
   bool allow_mixed_builds_ = false, prepared_ = false;
-  std::vector<std::string> result_columns_;
+  std::vector<std::string> result_columns_, plugin_identities_;
   int fd_ = -1;
   std::vector<std::string> header_;
   std::map<std::string, Row> rows_;

@@ -51,6 +51,9 @@ struct Spec {
   // as run, empty for a strategy without that parameter.
   std::vector<std::string> result_columns, param_columns;
   std::vector<Setting> settings;  // longest first (most nodes first), then in spec order
+  // The identities of the spec's plug-ins (diffusion::Rule::identity): their rows' build is the
+  // simulator's followed by "+IDENTITY".
+  std::vector<std::string> plugin_identities;
 };
 
 // Reads and checks the spec; throws hetlb::Error with one line naming the file, key and value.

@@ -83,6 +83,11 @@ void run(Options& o) {
   }
   nlohmann::json j = diffusion_json(config, r);
   j["build"] = io::build_json();  // the build that made the result (include/hetlb/build_info.hpp)
+  // A plug-in is part of the build: its identity joins the id (a rebuilt plug-in is another build).
+  if (const std::string& plugin = config.strategy.rule().identity; !plugin.empty()) {
+    j["build"]["id"] = j["build"]["id"].get<std::string>() + "+" + plugin;
+    j["build"]["strategy_library"] = {{"path", config.strategy.rule().origin}, {"identity", plugin}};
+  }
   if (o.format == "json")
     std::cout << j.dump(2) << "\n";
   else

@@ -42,6 +42,9 @@ struct Rule {
   std::vector<double> (*decide)(const Rule& rule, const NodeView& node) = nullptr;
   const void* context = nullptr;  // plug-ins: the loaded library's entry
   std::string origin = "built-in";  // "built-in" or the plug-in's path
+  // A plug-in's identity, "plugin-" and the FNV-1a 64-bit hash of the library's bytes (16 hex digits),
+  // added to the build identity of its results (a rebuilt plug-in is another build); empty: built in.
+  std::string identity = "";
   bool trusted = true;
   bool unit_rules = true;  // integer load: DASUD's unit rules after the decision ("none": no balancing at all)
 

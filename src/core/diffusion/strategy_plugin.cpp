@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 
 #include <cmath>
+#include <cstdint>
+#include <fstream>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -52,6 +54,21 @@ std::vector<double> decide_plugin(const Rule& rule, const NodeView& v) {
 
 std::string text(const char* s) { return s ? std::string(s) : std::string(); }
 
+// "plugin-" and the FNV-1a 64-bit hash of the file's bytes: what a rebuild changes.
+std::string identity_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::uint64_t h = 14695981039346656037ULL;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    for (std::streamsize i = 0; i < in.gcount(); ++i) {
+      h ^= static_cast<unsigned char>(buf[i]);
+      h *= 1099511628211ULL;
+    }
+    if (!in) break;
+  }
+  return fmt::format("plugin-{:016x}", h);
+}
+
 std::unique_ptr<Rule> load(const std::string& path) {
   if (path.empty()) refuse(path, "no path; expected plugin:PATH of a shared library");
   if (std::filesystem::is_directory(path)) refuse(path, "a directory; expected a shared library");
@@ -100,6 +117,7 @@ std::unique_ptr<Rule> load(const std::string& path) {
   rule->decide = decide_plugin;
   rule->context = entry;
   rule->origin = path;
+  rule->identity = identity_of(file);
   rule->trusted = false;
   return rule;
 }
