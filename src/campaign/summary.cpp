@@ -40,6 +40,17 @@ std::string capitalised(std::string s) {
 
 std::string g(double x) { return std::isnan(x) ? "-" : fmt::format("{:.4g}", x); }
 
+// `word` as a POSIX shell reads it back: as is when it has only characters no shell treats specially,
+// else in single quotes (a quote inside as '\'').
+std::string shell_word(const std::string& word) {
+  const bool plain = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                             "0123456789_./:=,+-@%") == std::string::npos;
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char ch : word) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return quoted + "'";
+}
+
 // Paired table: how often b is better than a, worse, equal, and which converged alone.
 void print_pairs(std::ostream& out, const Comparison& c, const std::vector<Pair>& pairs, const std::string& a_name,
                  const std::string& b_name) {
@@ -444,7 +455,9 @@ void print_summary(std::ostream& out, const Comparison& c) {
     if (o != Outcome::kOthersFirst && o != Outcome::kOnlyOthersValid) continue;
     std::string command = "hetlb simulate diffusion";
     for (const auto& a : d.other->setting->args)
-      if (a != "--format" && a != "json") command += " " + a;
+      if (a != "--format" && a != "json") command += " " + shell_word(a);
+    // In a table cell a '|' ends the cell, even in code: escaped (GitHub's tables).
+    for (std::size_t at = 0; (at = command.find('|', at)) != std::string::npos; at += 2) command.insert(at, "\\");
     lines.push_back(fmt::format("| {}{} | {} | {} | {} | {} | `{}` |", d.conf->label, d.virtual_load ? " virtual" : "",
                                 d.other->variant, g(d.other->value),
                                 d.be ? fmt::format("{} ({})", g(d.be->value), d.be->variant) : "none valid",

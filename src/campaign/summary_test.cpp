@@ -175,6 +175,25 @@ TEST(CampaignSummary, ListsCounterExamplesWithTheirSettings) {
   EXPECT_NE(s.find("`hetlb simulate diffusion --strategy makhoul --k 1"), std::string::npos) << s;
 }
 
+// A counter-example's command pastes into a shell and stays in its table cell whatever the file names:
+// a word with a space, a quote or a '|' is single-quoted, and the '|' escaped for the table.
+TEST(CampaignSummary, CounterExampleCommandsAreQuotedForTheShell) {
+  const std::string edges = std::string(HETLB_BINARY_DIR) + "/summary ring|it's.edges";
+  std::ofstream(edges) << "0 1\n1 0\n1 2\n2 1\n2 3\n3 2\n3 0\n0 3\n";
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_summary_quoted.json";
+  std::ofstream(path) << R"({"spec_version": "s", "strategies": ["besteffort:1", "makhoul"],
+    "virtual_load": [false], "integer": [false], "platforms": ["cluster"], "nodes": [4], "initial": ["single"],
+    "ratios": [1], "topologies": [")" << edges << R"("]})";
+  const Spec spec = read_spec(path);
+  const Comparison c = compare(spec, results(spec, [](const std::string& v, const std::string&) {
+    return v == "makhoul" ? 1.0 : 2.0;  // makhoul first: a counter-example
+  }));
+  std::ostringstream out;
+  print_summary(out, c);
+  const std::string quoted = "--topology '" + std::string(HETLB_BINARY_DIR) + "/summary ring\\|it'\\''s.edges' ";
+  EXPECT_NE(out.str().find(quoted), std::string::npos) << out.str();
+}
+
 // The no-balancing baseline beating best effort is not a counter-example (only Makhoul or simple are).
 TEST(CampaignSummary, TheBaselineIsNoCounterExample) {
   const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_summary_baseline.json";
