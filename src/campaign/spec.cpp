@@ -319,8 +319,9 @@ Spec read_spec(const std::string& path) {
     const json& sp = spec.at("strategy_params");
     if (!sp.is_object()) r.fail("strategy_params", sp, "an object {\"STRATEGY\": {\"PARAMETER\": VALUE}}");
     for (const auto& [entry, params] : sp.items()) {
+      const std::string id = entry;  // a structured binding cannot be captured (before C++20's clang 16)
       const auto named = std::find_if(entries.begin(), entries.end(),
-                                      [&](const SpecEntry& e) { return e.id == entry && e.text == entry; });
+                                      [&id](const SpecEntry& e) { return e.id == id && e.text == id; });
       if (named == entries.end()) r.fail("strategy_params", json(entry), "entries of \"strategies\"");
       if (!params.is_object()) r.fail("strategy_params", params, "an object {\"PARAMETER\": VALUE}");
       for (const auto& [name, value] : params.items())
