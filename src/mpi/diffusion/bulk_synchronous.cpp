@@ -1,11 +1,13 @@
 // Bulk-synchronous mode of the diffusion runtime (docs/runtime.md, "End of the run"): the iteration
 // count is the clock. Every `sync_interval` calls of iteration_done() (an agreement call) each rank
 // contributes to a non-blocking sum over all ranks (the tree sum of the termination waves) of
-// (ranks not converged, ranks with whole items owed to a neighbour, ranks past the time limit); every
+// (ranks not converged, ranks with whole items owed to a neighbour, ranks past the time limit, ranks out
+// of their band, ranks owing something: handover_rule.hpp); every
 // rank applies that result at the next agreement call, `sync_interval` calls later:
 //  - end: every rank converged (with end_on_convergence), or one past the time limit: every rank
 //    returns false from the same call;
-//  - hand-over: some rank owes whole items: every rank exchanges with each neighbour the count of
+//  - hand-over: some rank owes whole items, or some rank is out of its band while some rank owes a part
+//    of an item (handover_agreed): every rank exchanges with each neighbour the count of
 //    items it owes it (netted per edge), then one data message (the net items, possibly none), inside
 //    the call. Items therefore move only
 //    inside an agreement call, and between two calls every item is held by exactly one rank.
@@ -17,6 +19,7 @@
 #include <cstring>
 
 #include "clock.hpp"
+#include "handover_rule.hpp"
 #include "runtime.hpp"
 
 namespace hetlb::mpi::detail {
@@ -26,23 +29,14 @@ constexpr int kTag = 7;        // data messages on data_ (activities.cpp)
 constexpr int kCountTag = 11;  // hand-over counts on data_
 }
 
-// A hand-over is wanted for a whole item owed, or for owed fractions that keep this rank's real load
-// out of the band (real load: they are released only at hand-overs).
-bool DiffusionRuntime::wants_handover() const {
-  if (state_->owed_total() > 0 && !tracker_->in_band(relative(state_->real()))) return true;
-  if (store.size() == 0) return false;
-  for (std::size_t p = 0; p < hood.neighbours.size(); ++p)
-    if (carry_[p] + state_->owed(static_cast<int>(p)) >= 1 - 1e-9) return true;
-  return false;
-}
-
 void DiffusionRuntime::bsp_start_wave() {
   // Converged, and still in the band after this call's hand-over (nothing moves until the result).
   wave_in_[0] = tracker_->converged(0) && tracker_->in_band(relative(state_->real())) ? 0 : 1;
-  wave_in_[1] = wants_handover() ? 1 : 0;
+  const HandoverVote vote = handover_vote(*state_, tracker_->in_band(relative(state_->real())), carry_, store.size());
+  wave_in_[1] = vote.owes_whole_item ? 1 : 0;
   wave_in_[2] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
-  wave_in_[3] = 0;
-  wave_in_[4] = 0;
+  wave_in_[3] = vote.out_of_band ? 1 : 0;
+  wave_in_[4] = vote.owes_part ? 1 : 0;
   contribute_speed();
   wave_ready_ = false;
   wave_.start(wave_in_);
@@ -144,7 +138,7 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
       take_in();
       return false;
     }
-    if (wave_out_[1] > 0) handover(lock);
+    if (handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4])) handover(lock);
     begin_iteration();
     bsp_start_wave();
     return true;

@@ -69,7 +69,6 @@ class DiffusionRuntime {
   void bsp_start_wave();
   void bsp_complete_wave(std::unique_lock<std::mutex>& lock);
   void bsp_stop(std::unique_lock<std::mutex>& lock);
-  bool wants_handover() const;
   void handover(std::unique_lock<std::mutex>& lock);
   void wait_a_little(std::unique_lock<std::mutex>& lock);
   // Convergence target (speed_target.cpp).

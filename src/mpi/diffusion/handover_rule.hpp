@@ -1,0 +1,39 @@
+// When the bulk-synchronous mode hands items over (docs/runtime.md, "End of the run and hand-overs"):
+// each rank votes at every agreement call, the votes are summed over all ranks, and every rank applies
+// the same sum. Pure (no MPI), so the rule is unit-tested on NodeState values (handover_rule_test.cpp).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "hetlb/diffusion/node_state.hpp"
+
+namespace hetlb::mpi::detail {
+
+struct HandoverVote {
+  bool owes_whole_item = false;  // released + owed amounts reach one item on some edge
+  bool out_of_band = false;      // the real load is outside the convergence band
+  bool owes_part = false;        // something is owed, perhaps less than an item (released at a hand-over)
+};
+
+// A rank's vote: `in_band` is the tracker's verdict on its real load, `carry` the released amounts not
+// yet sent as whole items (per neighbour), `items` the items it holds.
+inline HandoverVote handover_vote(const diffusion::NodeState& state, bool in_band, const std::vector<double>& carry,
+                                  std::size_t items) {
+  HandoverVote v;
+  v.out_of_band = !in_band;
+  v.owes_part = state.owed_total() > 0;
+  if (items > 0)
+    for (std::size_t p = 0; p < carry.size(); ++p)
+      if (carry[p] + state.owed(static_cast<int>(p)) >= 1 - 1e-9) v.owes_whole_item = true;
+  return v;
+}
+
+// The agreed decision from the sums of the votes (ranks owing a whole item, ranks out of their band,
+// ranks owing something). A hand-over when whole items are owed, and also when some rank is out of its
+// band while some rank owes a part of an item: only a hand-over releases owed amounts into the real
+// loads, and the rank owing may be in its band while the one it owes is not, so neither alone sees it.
+inline bool handover_agreed(double owing_whole, double out_of_band, double owing_part) {
+  return owing_whole > 0 || (out_of_band > 0 && owing_part > 0);
+}
+
+}  // namespace hetlb::mpi::detail

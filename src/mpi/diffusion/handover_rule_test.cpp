@@ -1,0 +1,66 @@
+// The bulk-synchronous hand-over rule (handover_rule.hpp) on NodeState values. The state that stalled a
+// 5-rank ring: every rank holds 40 items, but one rank's real load is 39.5 (out of the 1% band) while its
+// neighbour's is 40.25 and owes it a quarter of an item. Neither owes a whole item, so a rule counting
+// only whole items never hands over, the quarter is never released, and the run never converges.
+#include "handover_rule.hpp"
+
+#include <gtest/gtest.h>
+
+#include "hetlb/diffusion/convergence.hpp"
+#include "hetlb/diffusion/strategy.hpp"
+
+namespace hetlb::mpi::detail {
+namespace {
+
+using diffusion::NodeState;
+using diffusion::Report;
+
+TEST(HandoverRule, OwedFractionToARankOutOfItsBandIsHandedOver) {
+  const diffusion::ConvergenceTracker band(5, 40.0, 5);  // 1% of 40: [39.6, 40.4]
+  NodeState low(39.5, 2, false), high(40.25, 2, false);
+  // `high` hears of `low` (slot 0) and of a neighbour at 40 (slot 1), then decides.
+  high.control_received(0, Report{39.5, 0, 0, 1});
+  high.control_received(1, Report{40.0, 0, 0, 1});
+  high.decide(diffusion::Strategy("simple"));
+  ASSERT_GT(high.owed(0), 0);
+  ASSERT_LT(high.owed(0), 1);  // less than an item
+  const std::vector<double> no_carry(2, 0.0);
+  const HandoverVote l = handover_vote(low, band.in_band(low.real()), no_carry, 40);
+  const HandoverVote h = handover_vote(high, band.in_band(high.real()), no_carry, 40);
+  EXPECT_TRUE(l.out_of_band);
+  EXPECT_FALSE(l.owes_part);
+  EXPECT_FALSE(l.owes_whole_item);
+  EXPECT_FALSE(h.out_of_band);
+  EXPECT_TRUE(h.owes_part);
+  EXPECT_FALSE(h.owes_whole_item);
+  EXPECT_TRUE(handover_agreed(0, 1, 1));
+  // Released at the hand-over, the quarter brings `low` into its band.
+  const double released = high.release(0);
+  low.data_received(0, released);
+  low.take_in();
+  EXPECT_TRUE(band.in_band(low.real()));
+}
+
+TEST(HandoverRule, CarryAndOwedReachingAnItemIsAWholeItem) {
+  NodeState s(10, 2, false);
+  s.control_received(0, Report{9.4, 0, 0, 1});
+  s.control_received(1, Report{10, 0, 0, 1});
+  s.decide(diffusion::Strategy("simple"));
+  const double owed = s.owed(0);
+  ASSERT_GT(owed, 0);
+  ASSERT_LT(owed, 1);
+  EXPECT_FALSE(handover_vote(s, true, {0.0, 0.0}, 10).owes_whole_item);
+  EXPECT_TRUE(handover_vote(s, true, {1 - owed, 0.0}, 10).owes_whole_item);
+  EXPECT_FALSE(handover_vote(s, true, {1 - owed, 0.0}, 0).owes_whole_item);  // nothing held to send
+}
+
+TEST(HandoverRule, AgreedOnlyWhenAReleaseCanMoveLoad) {
+  EXPECT_TRUE(handover_agreed(1, 0, 0));
+  EXPECT_TRUE(handover_agreed(2, 3, 0));
+  EXPECT_FALSE(handover_agreed(0, 0, 3));  // every rank in its band: parts can wait
+  EXPECT_FALSE(handover_agreed(0, 2, 0));  // nothing owed: a hand-over would move nothing
+  EXPECT_TRUE(handover_agreed(0, 1, 1));
+}
+
+}  // namespace
+}  // namespace hetlb::mpi::detail
