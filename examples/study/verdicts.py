@@ -27,7 +27,8 @@ decided pair; "undecided" when every pair is.
 Writes into DIR (default docs/study/verdicts): q1-besteffort.csv, q2-virtual.csv, k.csv (a row per cell,
 comparison and metric), undecided.csv, answers.md (the page's answers: per question, size and topology,
 the count of faster / tie / slower cells per comparison with the one-sided pairs beside them; -avg by
-the average date; answers-by-ratio*.md the same per computation/communication ratio), figure
+the average date; answers-by-ratio*.md the same per computation/communication ratio), short-lines.md
+(the page's answers in short: a line per question and size), in-short.md (the README's sentence), figure
 data (fig-*.dat) and, when gnuplot is installed, the figures (fig-*.svg). With --check it writes nothing
 and exits 1 naming each table (csv, md, dat) that differs from what the rows give, 77 if a campaign is
 writing a results file.
@@ -309,6 +310,50 @@ def in_short(tables):
     return "; ".join(parts) + " nodes"
 
 
+def majority(rows):
+    """'faster (28/1/19)': the most frequent verdict among the decided cells (faster, tie, slower; the
+    first of them on equal counts), then the counts faster/tie/slower and the pairs where only one side
+    converges (+subject/-other)."""
+    c = defaultdict(int)
+    for r in rows:
+        c[r["verdict"]] += 1
+        c["+"] += r["only_subject"]
+        c["-"] += r["only_other"]
+    decided = c["faster"] + c["tie"] + c["slower"]
+    if not decided:
+        return "none decided" + (f" (+{c['+']}/-{c['-']})" if c["+"] or c["-"] else "")
+    word = max(("faster", "tie", "slower"), key=lambda w: c[w])
+    return f"{word} ({c['faster']}/{c['tie']}/{c['slower']}" + (f", +{c['+']}/-{c['-']}" if c["+"] or c["-"] else "") + ")"
+
+
+def short_lines(tables, metric="max"):
+    """The page's answers in short: one line per question and size, numbers only. Per topology the
+    verdict most cells give (majority), then the cells faster/tie/slower and the one-sided pairs."""
+    questions = [
+        ("Question 1", "q1-besteffort", [("best effort k = 1 against Makhoul", "best effort k=1", "Makhoul"),
+                                         ("against simple", "best effort k=1", "simple")]),
+        ("Question 2", "q2-virtual", [(f"{name} with virtual load against without", f"{name} + virtual", name)
+                                      for name in ("best effort k=1", "Makhoul")]),
+        ("k", "k", [("best effort k = 2 against k = 1", "best effort k=2", "best effort k=1"),
+                    ("k = 4", "best effort k=4", "best effort k=1")]),
+    ]
+    out = []
+    for title, question, comps in questions:
+        rows = [r for r in tables[question] if r["metric"] == metric]
+        for nodes in sorted({int(r["nodes"]) for r in rows}):
+            parts = []
+            for what, subject, other in comps:
+                places = []
+                for topology in TOPOLOGIES:
+                    sel = [r for r in rows if int(r["nodes"]) == nodes and r["topology"] == topology and
+                           (r["subject"], r["other"]) == (subject, other)]
+                    if sel:
+                        places.append(f"{topology} {majority(sel)}")
+                parts.append(f"{what}: " + ", ".join(places))
+            out.append(f"- **{title}, {nodes:,} nodes**: " + "; ".join(parts) + ".")
+    return "\n".join(out) + "\n"
+
+
 def figure_data(runs, tables):
     """fig-dates.dat: question 1's dates against size (cluster, random loads, ratio 1, real load, no virtual
     load): per topology and strategy, the geometric mean over seeds and the lowest and highest seed;
@@ -397,6 +442,7 @@ def write_all(out, tables, runs):
     files["answers-by-ratio-avg.md"] = answers(tables, "avg", by_ratio=True)
     files["fig-dates.dat"], files["fig-ratios.dat"] = figure_data(runs, tables)
     files["in-short.md"] = in_short(tables) + "\n"
+    files["short-lines.md"] = short_lines(tables)
     os.makedirs(out, exist_ok=True)
     for name, text in files.items():
         with open(os.path.join(out, name + ".tmp"), "w") as f:
@@ -426,7 +472,7 @@ def main():
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 unless the committed tables are what the rows give")
     parser.add_argument("--page", default=os.path.join(ROOT, "docs", "study.md"),
-                        help="with --check: the page that must hold answers.md and in-short.md")
+                        help="with --check: the page that must hold answers.md and short-lines.md")
     parser.add_argument("--readme", default=os.path.join(ROOT, "README.md"),
                         help="with --check: the README that must hold in-short.md")
     parser.add_argument("--no-figures", action="store_true", help="write the tables only (no gnuplot)")
@@ -453,9 +499,9 @@ def main():
                 print(f"verdicts.py: {os.path.relpath(committed)} is not what the rows give; run "
                       "python3 examples/study/verdicts.py", file=sys.stderr)
                 stale = 1
-    # The page holds the answers as they are; the page and the README the sentence in short.
+    # The page holds the answers and their lines in short as they are; the README the sentence in short.
     flat = lambda text: " ".join(text.split())
-    for page, excerpt, what in ((a.page, fresh["answers.md"], "answers.md"), (a.page, fresh["in-short.md"], "in-short.md"),
+    for page, excerpt, what in ((a.page, fresh["answers.md"], "answers.md"), (a.page, fresh["short-lines.md"], "short-lines.md"),
                                 (a.readme, fresh["in-short.md"], "in-short.md")):
         if flat(excerpt) not in flat(open(page).read()):
             print(f"verdicts.py: {os.path.relpath(page)} does not hold {what} as the rows give it; paste it from "
