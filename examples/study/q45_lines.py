@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Questions 4 and 5 in short, a line per question and size, from the committed summaries of the
+scaled-duration specs (docs/study/short-nN.md, fixed-duration-nN.md: `examples/study/summaries.sh`
+writes them from the rows and `summaries.sh --check` checks them):
+
+    python3 examples/study/q45_lines.py [--check FILE]
+
+Question 5 (short runs, 4 N tau): per variant the runs converged, most first. Question 4 (fixed
+duration, 2 N and 8 N tau): per ratio the variants' wins (rank 1 in load computed, ties included), most
+first, variants without a win left out. Sizes whose spec is incomplete are skipped. With --check FILE,
+prints nothing and exits 1 unless FILE (docs/study.md) holds the lines as they are now.
+"""
+import os
+import re
+import sys
+
+from committed_table import print_or_check
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SIZES = [16, 64, 256]
+
+
+def table_after(text, title):
+    """Rows (lists of cells) of the markdown table that follows the line starting with `title`."""
+    lines = text.split(title, 1)[1].split("\n\n", 2)[1].splitlines()
+    return [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines[2:] if line.startswith("|")]
+
+
+def complete(text):
+    m = re.match(r".*?; (\d+) of (\d+) configurations complete", text)
+    return m is not None and m.group(1) == m.group(2)
+
+
+def ranked(pairs):
+    """'a 84, b 83, ...': most first, then by name."""
+    return ", ".join(f"{name} {n}" for name, n in sorted(pairs, key=lambda p: (-p[1], p[0])))
+
+
+def main():
+    args = sys.argv[1:]
+    check = args[1] if len(args) == 2 and args[0] == "--check" else None
+    if args and check is None:
+        sys.exit("usage: q45_lines.py [--check FILE]")
+    out = []
+    for n in SIZES:
+        path = os.path.join(ROOT, "docs", "study", f"short-n{n}.md")
+        if not os.path.exists(path) or not complete(open(path).read()):
+            continue
+        rows = table_after(open(path).read(), "Runs per variant")
+        out.append(f"- **Question 5, {n} nodes** (runs converged within {4 * n:,} tau, of {rows[0][1]} per "
+                   f"variant): " + ranked([(r[0], int(r[2])) for r in rows]) + ".")
+    for n in SIZES:
+        path = os.path.join(ROOT, "docs", "study", f"fixed-duration-n{n}.md")
+        if not os.path.exists(path) or not complete(open(path).read()):
+            continue
+        text = open(path).read()
+        head = text.split("Wins (rank 1, ties included)", 1)[1].split("\n\n", 2)[1].splitlines()[0]
+        ratios = re.findall(r"ratio (\S+) wins", head)
+        rows = table_after(text, "Wins (rank 1, ties included)")
+        parts = []
+        for i, ratio in enumerate(ratios):
+            wins = [(r[0], int(r[1 + 2 * i].split("/")[0])) for r in rows]
+            of = rows[0][1 + 2 * i].split("/")[1]
+            parts.append(f"ratio {ratio}: " + ranked([w for w in wins if w[1] > 0]) + f" (of {of})")
+        out.append(f"- **Question 4, {n} nodes** (wins in load computed by {2 * n:,} and {8 * n:,} tau): " +
+                   "; ".join(parts) + ".")
+    print_or_check("\n".join(out) + "\n", check, "q45_lines.py", "the lines of questions 4 and 5", "q45_lines.py")
+
+
+if __name__ == "__main__":
+    main()
