@@ -41,6 +41,7 @@ import math
 import os
 import random
 import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -117,9 +118,33 @@ def bootstrap(logs, stream):
             values.append(sum(logs[i] for i in combo) / n)
             weights.append(w)
         return quantiles(values, weights)
-    rng = random.Random(f"hetlb-study-verdicts {stream}")
-    means = [sum(rng.choice(logs) for _ in range(n)) / n for _ in range(RESAMPLES)]
+    picks = resample_indices(random.Random(f"hetlb-study-verdicts {stream}"), n, RESAMPLES * n)
+    drawn = list(map(logs.__getitem__, picks))
+    means = [sum(drawn[i:i + n]) / n for i in range(0, RESAMPLES * n, n)]
     return quantiles(means, [1] * len(means))
+
+
+def resample_indices(rng, n, count):
+    """The first `count` values of rng.choice(range(n)), drawn in bulk: choice() takes getrandbits(k) (one
+    32-bit word of the generator, its top k bits, k = n.bit_length()) until below n, and
+    getrandbits(32 m) gives m such words, the first drawn least significant. The same draws, faster."""
+    k = n.bit_length()
+    assert 0 < k <= 32
+    if k <= 8:  # top k bits of each word = its most significant byte >> (8 - k): bytes ops, C speed
+        keep = bytes(b >> (8 - k) if b >> (8 - k) < n else 0 for b in range(256))
+        drop = bytes(b for b in range(256) if b >> (8 - k) >= n)
+        out = b""
+        while len(out) < count:
+            m = 2 * (count - len(out)) + 64
+            top = rng.getrandbits(32 * m).to_bytes(4 * m, "little")[3::4]
+            out += top.translate(keep, drop)
+        return out[:count]
+    out = []
+    while len(out) < count:
+        m = 2 * (count - len(out)) + 64
+        words = struct.unpack(f"<{m}I", rng.getrandbits(32 * m).to_bytes(4 * m, "little"))
+        out.extend(r for r in (w >> (32 - k) for w in words) if r < n)
+    return out[:count]
 
 
 def judge(pairs, stream):
@@ -464,6 +489,12 @@ def self_test():
         if any(abs(x - y) > 1e-12 for x, y in zip(brute, exact)):
             sys.exit(f"verdicts.py: self-test: {logs}: exact interval {exact}, brute force {brute}")
     print("verdicts.py: self-test: the exact bootstrap interval is the brute-force one on 300 samples")
+    for n in (8, 10, 13, 100, 255, 256, 1000):  # the bulk draws of the resampled intervals
+        expected = random.Random(f"self-test {n}")
+        if list(resample_indices(random.Random(f"self-test {n}"), n, 3000)) != [expected.choice(range(n))
+                                                                                for _ in range(3000)]:
+            sys.exit(f"verdicts.py: self-test: resample_indices differs from random.choice for n = {n}")
+    print("verdicts.py: self-test: the bulk resample draws are random.choice's")
 
 
 def main():
