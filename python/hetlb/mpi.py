@@ -13,6 +13,7 @@ while it runs: the asynchronous diffusion runtime (hetlb.balancer).
 """
 from __future__ import annotations
 
+import warnings
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -205,7 +206,9 @@ def calibrate(comm: Any, fn: Callable[[int], Any], sizes: Sequence[int], *, item
     ``repeats`` timings; the points are fitted (``model="affine"``: least squares latency + per item,
     ``"table"``: the measured points). Returns, on every rank, a platform dict for ``hetlb.platform``:
     processor r is rank r, named ``names[r]`` (default "rank-r"), the root is ``root``. A failure of
-    ``fn`` on any rank raises the same ValueError on every rank.
+    ``fn`` on any rank raises the same ValueError on every rank. A rank whose measured time does not grow
+    with x (a cost per item of 0: ``fn`` too fast for ``sizes``) gives a RuntimeWarning on the root,
+    since a plan would take its items as free.
     """
     from mpi4py import MPI
 
@@ -273,7 +276,20 @@ def calibrate(comm: Any, fn: Callable[[int], Any], sizes: Sequence[int], *, item
                 "comm": {"per_item": 0.0} if r == root else _hetlb._fit_cost(comm_points[r], model),
             })
         platform = {"root": processors[root]["name"], "processors": processors}
+        flat = [r for r in range(size) if not _grows(processors[r]["compute"])]
+        if flat:
+            warnings.warn(f"calibrate: rank(s) {flat}: the time of fn does not grow from {min(xs)} to {max(xs)} "
+                          "items (cost per item 0): a plan takes their items as free; use larger sizes",
+                          RuntimeWarning, stacklevel=2)
     return comm.bcast(platform, root=root)
+
+
+def _grows(cost: dict) -> bool:
+    """Whether a fitted cost (``_fit_cost``'s dict) grows with the item count."""
+    if "table" in cost:
+        rows = cost["table"]
+        return len(rows) > 1 and rows[-1][1] > rows[0][1]
+    return cost["per_item"] > 0
 
 
 __all__ = ["Plan", "MpiPlan", "Balancer", "scatterv", "gatherv", "calibrate"]

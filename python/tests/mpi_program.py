@@ -1,5 +1,8 @@
 """Run under mpirun -np 4 by test_mpi.py: hetlb.mpi on records, persistent plans, and agreed errors.
 Rank 0 prints one line per check and rank: "<check> <rank> <outcome>"."""
+import time
+import warnings
+
 import numpy as np
 
 import hetlb
@@ -125,7 +128,17 @@ def calibrated():
     return int(hetlb.plan_scatter(pf, items=1000).counts.sum())
 
 
+def flat_warnings(model):
+    """Calibrates a kernel whose time falls with x (1 ms / x), and gives the warnings the root shows."""
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        hetlb.mpi.calibrate(comm, lambda x: time.sleep(1e-3 / x), [1, 10], repeats=1, model=model)
+    return "|".join(str(w.message) for w in seen if w.category is RuntimeWarning) or "none"
+
+
 outcome("calibrate", calibrated)
+outcome("calibrate-flat", lambda: flat_warnings("affine"))
+outcome("calibrate-flat-table", lambda: flat_warnings("table"))
 outcome("calibrate-fails", lambda: hetlb.mpi.calibrate(comm, (lambda x: 1 / 0) if rank == 2 else abs, [10]))
 outcome("calibrate-sizes", lambda: hetlb.mpi.calibrate(comm, abs, [10, 0]))
 report()

@@ -40,6 +40,13 @@ def test_calibrate_gives_a_platform_on_every_rank(lines):
     assert lines["calibrate"] == {r: "ok 1000" for r in range(4)}
 
 
+@pytest.mark.parametrize("check", ["calibrate-flat", "calibrate-flat-table"])
+def test_calibrate_warns_of_a_kernel_too_fast_for_its_sizes(lines, check):
+    warning = lines[check][0]
+    assert warning.startswith("ok calibrate: rank(s) [0, 1, 2, 3]: the time of fn does not grow from 1 to 10"), warning
+    assert all(lines[check][r] == "ok none" for r in (1, 2, 3)), lines[check]
+
+
 @pytest.mark.parametrize("check,message", [
     ("short-sendbuf", "rank 0: sendbuf: 999 items at the root: expected 1000, the plan's items"),
     ("bad-recvbuf", "rank 2: recvbuf: 1 items: expected 149, this rank's share"),

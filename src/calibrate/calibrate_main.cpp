@@ -163,6 +163,16 @@ int run(int argc, char** argv, int rank, int size) {
                                loose, points, 100 * s.relative, s.max_seconds);
     try {
       const Platform pf = calibrate::fit_platform(m, s, o.model, o.name, o.items);
+      const auto [smallest, largest] = std::minmax_element(s.sizes.begin(), s.sizes.end());
+      std::vector<int> flat;
+      for (int r = 0; r < size; ++r)
+        if (!grows_with_items(pf.processors[static_cast<std::size_t>(r)].compute, static_cast<double>(*smallest),
+                              static_cast<double>(*largest)))
+          flat.push_back(r);
+      if (!flat.empty())
+        std::cerr << fmt::format("hetlb-calibrate: warning: rank(s) {}: the kernel's time does not grow from {} to {} "
+                                 "items (cost per item 0): a plan takes their items as free; use larger --sizes\n",
+                                 fmt::join(flat, ", "), *smallest, *largest);
       std::cout << fmt::format("{:<8} {:>14} {:>10} {:>14} {:>10}\n", "rank", "comp per item", "ci95", "comm per item", "ci95");
       for (int r = 0; r < size; ++r) {
         const auto ru = static_cast<std::size_t>(r);

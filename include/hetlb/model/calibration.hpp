@@ -41,4 +41,8 @@ AffineFit fit_affine(const std::vector<std::pair<double, double>>& points);
 // The measured points as a `table` cost: sorted by x, equal x averaged, times made non-decreasing.
 CostFunction table_from_points(std::vector<std::pair<double, double>> points);
 
+// Whether a fitted cost grows from `smallest` to `largest` items. A kernel too fast for the measured
+// sizes fits a cost per item of 0 (or a flat table): a plan would take its items as free.
+bool grows_with_items(const CostFunction& cost, double smallest, double largest);
+
 }  // namespace hetlb

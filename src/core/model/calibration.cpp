@@ -88,4 +88,8 @@ CostFunction table_from_points(std::vector<std::pair<double, double>> pts) {
   return CostFunction::table(std::move(out));
 }
 
+bool grows_with_items(const CostFunction& cost, double smallest, double largest) {
+  return cost.eval(largest) > cost.eval(smallest);
+}
+
 }  // namespace hetlb

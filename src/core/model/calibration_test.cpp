@@ -61,4 +61,14 @@ TEST(Calibration, TableFromPoints) {
   EXPECT_TRUE(t.is_non_decreasing());
 }
 
+TEST(Calibration, GrowsWithItemsFlagsAKernelTooFastForItsSizes) {
+  // Times that fall with x (a kernel below the timer's noise) fit a cost per item of 0.
+  const AffineFit falling = fit_affine({{1, 1e-3}, {10, 1e-4}});
+  EXPECT_FALSE(grows_with_items(falling.cost(), 1, 10));
+  EXPECT_FALSE(grows_with_items(table_from_points({{1, 1e-3}, {10, 1e-4}}), 1, 10));
+  EXPECT_TRUE(grows_with_items(fit_affine({{1, 1e-4}, {10, 1e-3}}).cost(), 1, 10));
+  EXPECT_TRUE(grows_with_items(table_from_points({{1, 1e-4}, {10, 1e-3}}), 1, 10));
+  EXPECT_FALSE(grows_with_items(CostFunction::affine(2, 0), 1, 1000));
+}
+
 }  // namespace hetlb
