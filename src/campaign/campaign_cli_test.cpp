@@ -328,6 +328,13 @@ TEST(CampaignCli, StrategyParametersHaveTheirOwnColumns) {
   std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "simple", "params": {"residue_equal": "yes"}}]})";
   EXPECT_NE(hetlb(spec, &out, &err), 0);
   EXPECT_NE(err.find("expected a number or a boolean for parameter residue_equal"), std::string::npos) << err;
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": ["simple"], "strategy_params": {"simple": {"residue_equal": null}}})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("\"strategy_params\" = null; expected a number or a boolean for parameter residue_equal of simple"),
+            std::string::npos) << err;
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": ["simple"], "strategy_params": {"simple": [1]}})";
+  EXPECT_NE(hetlb(spec, &out, &err), 0);
+  EXPECT_NE(err.find("expected an object {\"PARAMETER\": VALUE}"), std::string::npos) << err;
   // k as a boolean: the parameter named, as for any other (it was the JSON library's bare message).
   std::ofstream(spec) << R"({"spec_version": "p1", "strategies": [{"strategy": "besteffort", "params": {"k": true}}]})";
   EXPECT_NE(hetlb(spec, &out, &err), 0);

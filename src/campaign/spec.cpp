@@ -278,18 +278,20 @@ Spec read_spec(const std::string& path) {
   const std::string strategy_names =
       fmt::format("{}, plugin:PATH or NAME:K for a strategy with parameter k (K >= 1)", diffusion::builtin_names());
   std::vector<SpecEntry> entries;
+  // A strategy's parameters: {"PARAMETER": VALUE}, every value a number or a boolean (`of`: the key,
+  // `entry`: which strategy, in the message).
+  const auto check_params = [&](const json& params, const std::string& of, const std::string& entry) {
+    if (!params.is_object()) r.fail(of, params, "an object {\"PARAMETER\": VALUE}");
+    for (const auto& [name, value] : params.items())
+      if (!value.is_number() && !value.is_boolean())
+        r.fail(of, value, fmt::format("a number or a boolean for parameter {}{}", name, entry.empty() ? "" : " of " + entry));
+  };
   if (!spec.contains("strategies")) {
     for (const char* st : {"besteffort:1", "besteffort:2", "besteffort:4", "makhoul"}) entries.push_back({st, st});
   } else {
     const json& v = spec.at("strategies");
     const json list = v.is_array() ? v : json::array({v});
     if (list.empty()) r.fail("strategies", v, "a non-empty list of " + strategy_names);
-    const auto check_params = [&](const json& params, const std::string& of) {
-      if (!params.is_object()) r.fail(of, params, "an object {\"PARAMETER\": VALUE}");
-      for (const auto& [name, value] : params.items())
-        if (!value.is_number() && !value.is_boolean())
-          r.fail(of, value, fmt::format("a number or a boolean for parameter {}", name));
-    };
     for (const json& x : list) {
       const auto plain = [&](const json& text) {
         if (!text.is_string() || text.get<std::string>().find_first_of(",\"\n\r") != std::string::npos ||
@@ -304,7 +306,7 @@ Spec read_spec(const std::string& path) {
         if (!x.contains("strategy")) r.fail("strategies", x, "a \"strategy\" in every object entry");
         SpecEntry e{io::detail::excerpt(x), plain(x.at("strategy"))};
         if (x.contains("params")) {
-          check_params(x.at("params"), "strategies");
+          check_params(x.at("params"), "strategies", "");
           e.params = x.at("params");
         }
         entries.push_back(std::move(e));
@@ -323,10 +325,7 @@ Spec read_spec(const std::string& path) {
       const auto named = std::find_if(entries.begin(), entries.end(),
                                       [&id](const SpecEntry& e) { return e.id == id && e.text == id; });
       if (named == entries.end()) r.fail("strategy_params", json(entry), "entries of \"strategies\"");
-      if (!params.is_object()) r.fail("strategy_params", params, "an object {\"PARAMETER\": VALUE}");
-      for (const auto& [name, value] : params.items())
-        if (!value.is_number() && !value.is_boolean())
-          r.fail("strategy_params", value, fmt::format("a number or a boolean for parameter {} of {}", name, entry));
+      check_params(params, "strategy_params", id);
       named->params = params;
     }
   }
