@@ -4,7 +4,8 @@
     python3 examples/study/cost_table.py [--check FILE]
 
 Columns: the runs done of the spec's settings at that size (the rest still to run), the runs' own wall
-times added up (`wall_seconds`, in hours), the runs that reached the spec's wall-clock timeout, and per
+times added up (`wall_seconds`, in hours; a run rerun with --retry counts both times, its later row
+replacing the earlier for the rest), the runs that reached the spec's wall-clock timeout, and per
 topology the median and the longest run; then the study-2 seed specs' runs and their run time estimated
 from the study-1 runs of the same settings (run time per seed, times the new seeds). The settings per size come from `hetlb campaign SPEC --report`
 (HETLB, default build/bin/hetlb). With --check FILE, prints nothing and exits 1 unless FILE
@@ -46,6 +47,12 @@ def settings(spec, nodes):
     return total
 
 
+def setting(row):
+    """A row's setting: its key columns (every column before "status"), as the campaign keys its rows."""
+    values = list(row.values())
+    return tuple(values[:list(row).index("status")])
+
+
 def hours(seconds):
     return f"{seconds / 3600:.1f} h" if seconds >= 360 else duration(seconds)
 
@@ -69,23 +76,24 @@ def main():
             continue
         with rows_file(results, check, "cost_table.py") as f:
             rows = list(csv.DictReader(f))
-        by_nodes = defaultdict(list)
+        by_nodes, spent = defaultdict(dict), defaultdict(float)
         for r in rows:
-            by_nodes[int(r["nodes"])].append(r)
+            by_nodes[int(r["nodes"])][setting(r)] = r  # a later row of a setting replaces it (--retry)
+            spent[int(r["nodes"])] += float(r["wall_seconds"])  # both rows' run time was spent
         for nodes in sorted(by_nodes):
-            runs = by_nodes[nodes]
+            runs = list(by_nodes[nodes].values())
             wall = defaultdict(list)
             for r in runs:
                 wall[r["topology"]].append(float(r["wall_seconds"]))
             cells = [name, f"{nodes:,}", f"{len(runs):,} of {settings(spec, str(nodes)):,}",
-                     hours(sum(sum(w) for w in wall.values())),
+                     hours(spent[nodes]),
                      str(sum(r["status"] == "timeout" for r in runs))]
             cells += [f"{duration(statistics.median(wall[t]))}, {duration(max(wall[t]))}" if wall[t] else "-"
                       for t in TOPOLOGIES]
             lines.append("| " + " | ".join(cells) + " |")
     lines += ["", PLANNED_HEAD, "|---|---|---|---|"]
-    rows = list(csv.DictReader(rows_file(os.path.join(ROOT, "docs", "study", "convergence.csv"), check,
-                                         "cost_table.py")))
+    rows = list({setting(r): r for r in csv.DictReader(rows_file(os.path.join(ROOT, "docs", "study", "convergence.csv"),
+                                                                  check, "cost_table.py"))}.values())
     for name, nodes, topologies, seeds in PLANNED:
         spec = os.path.join(ROOT, "examples", "study", name + ".json")
         if not os.path.exists(spec):

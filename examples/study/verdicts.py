@@ -52,7 +52,8 @@ from committed_table import rows_file
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 # The convergence results the verdicts read: every file present (rows of a later spec_version with new
-# seeds join the same cells; a run present twice is refused).
+# seeds join the same cells; a run present in two files is refused). Within a file a later row of a run
+# replaces an earlier one, as for the campaign (a timeout rerun with --retry).
 RESULTS = ["convergence.csv", "convergence-1024.csv", "convergence-seeds.csv", "convergence-seeds-256.csv"]
 CELL = ("nodes", "platform", "topology", "initial", "ratio", "integer")
 METRICS = {"max": "max_convergence_date", "avg": "avg_convergence_date"}
@@ -67,6 +68,7 @@ def read_rows(check):
         path = os.path.join(ROOT, "docs", "study", name)
         if not os.path.exists(path):
             continue
+        mine = {}
         with rows_file(path, check, "verdicts.py") as f:
             for r in csv.DictReader(f):
                 if r["mode"] != "convergence":
@@ -74,8 +76,9 @@ def read_rows(check):
                 key = tuple(r[c] for c in CELL) + (r["virtual_load"], r["strategy"], r["k"], r["seed"])
                 if key in runs:
                     sys.exit(f"verdicts.py: {path}: run {key} is also in an earlier results file; expected each "
-                             "run once")
-                runs[key] = r
+                             "run in one file")
+                mine[key] = r  # a later row of the run replaces an earlier one
+        runs.update(mine)
     return runs
 
 
