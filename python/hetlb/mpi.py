@@ -276,20 +276,12 @@ def calibrate(comm: Any, fn: Callable[[int], Any], sizes: Sequence[int], *, item
                 "comm": {"per_item": 0.0} if r == root else _hetlb._fit_cost(comm_points[r], model),
             })
         platform = {"root": processors[root]["name"], "processors": processors}
-        flat = [r for r in range(size) if not _grows(processors[r]["compute"])]
+        flat = [r for r in range(size) if not _hetlb._grows_with_items(everyone[r], model, min(xs), max(xs))]
         if flat:
             warnings.warn(f"calibrate: rank(s) {flat}: the time of fn does not grow from {min(xs)} to {max(xs)} "
                           "items (cost per item 0): a plan takes their items as free; use larger sizes",
                           RuntimeWarning, stacklevel=2)
     return comm.bcast(platform, root=root)
-
-
-def _grows(cost: dict) -> bool:
-    """Whether a fitted cost (``_fit_cost``'s dict) grows with the item count."""
-    if "table" in cost:
-        rows = cost["table"]
-        return len(rows) > 1 and rows[-1][1] > rows[0][1]
-    return cost["per_item"] > 0
 
 
 __all__ = ["Plan", "MpiPlan", "Balancer", "scatterv", "gatherv", "calibrate"]

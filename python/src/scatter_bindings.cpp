@@ -254,6 +254,15 @@ void bind_scatter(py::module_& m) {
         return cost;
       },
       py::arg("points"), py::arg("model"));
+  // Whether the points' fit (as _fit_cost fits them) grows from the smallest to the largest item count.
+  m.def(
+      "_grows_with_items",
+      [](const std::vector<std::pair<double, double>>& points, const std::string& model, double smallest,
+         double largest) {
+        return grows_with_items(model == "table" ? table_from_points(points) : fit_affine(points).cost(), smallest,
+                                largest);
+      },
+      py::arg("points"), py::arg("model"), py::arg("smallest"), py::arg("largest"));
   m.def("_plan_scatter", &plan, py::arg("platform"), py::arg("items"), py::arg("algorithm"), py::arg("order"),
         py::arg("root"), py::arg("dp_fallback"), py::arg("order_evaluations"),
         "Plans a scatter (hetlb.plan_scatter is the documented entry).");

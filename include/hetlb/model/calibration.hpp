@@ -42,7 +42,8 @@ AffineFit fit_affine(const std::vector<std::pair<double, double>>& points);
 CostFunction table_from_points(std::vector<std::pair<double, double>> points);
 
 // Whether a fitted cost grows from `smallest` to `largest` items. A kernel too fast for the measured
-// sizes fits a cost per item of 0 (or a flat table): a plan would take its items as free.
+// sizes fits a cost per item of 0 (or a flat table): a plan would take its items as free. With one
+// size (smallest == largest), whether the fitted cost per item is above 0.
 bool grows_with_items(const CostFunction& cost, double smallest, double largest);
 
 }  // namespace hetlb

@@ -89,7 +89,8 @@ CostFunction table_from_points(std::vector<std::pair<double, double>> pts) {
 }
 
 bool grows_with_items(const CostFunction& cost, double smallest, double largest) {
-  return cost.eval(largest) > cost.eval(smallest);
+  // One size measures no growth: the fitted cost per item says it.
+  return largest > smallest ? cost.eval(largest) > cost.eval(smallest) : cost.asymptotic_slope() > 0;
 }
 
 }  // namespace hetlb
