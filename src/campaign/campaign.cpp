@@ -147,10 +147,12 @@ bool Piece::may_start(long started) const {
   return !(o_.budget > 0 && elapsed >= o_.budget);
 }
 
-void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total, double elapsed) {
+void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total, TimeLeft& left,
+            double elapsed) {
   file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error, file.build().empty() ? build_id() : file.build(),
                               file.result_columns()));
-  const std::string when = time_left_text(elapsed, done, total);
+  left.finished(o.id, o.wall_seconds);
+  const std::string when = left.text(elapsed);
   if (o.status == "ok")
     fmt::print(stderr, "[{}/{}] {} ({:.1f} s; {})\n", done, total, s.key, o.wall_seconds, when);
   else
@@ -208,6 +210,7 @@ void run_local(const Options& o) {
                spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o), o.jobs);
     Runner runner(hetlb, spec.timeout);
     const Piece piece(o);
+    TimeLeft time_left(spec, todo, file.rows(), o.jobs);
     const auto start = std::chrono::steady_clock::now();
     std::size_t finished = 0;
     for (;;) {
@@ -220,7 +223,7 @@ void run_local(const Options& o) {
       for (const Outcome& out : runner.wait()) {
         ++finished;
         failed += out.status == "failed";
-        record(file, spec.settings[out.id], out, finished, todo.size(),
+        record(file, spec.settings[out.id], out, finished, todo.size(), time_left,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       }
     }

@@ -10,6 +10,7 @@
 #include "results_file.hpp"
 #include "runner.hpp"
 #include "spec.hpp"
+#include "time_left.hpp"
 
 namespace hetlb::campaign {
 
@@ -64,9 +65,9 @@ class Piece {
   std::chrono::steady_clock::time_point start_;
 };
 
-// Records an outcome in the results file and prints a progress line, with the time so far (`elapsed` s)
-// and an estimate of the time left.
-void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total,
+// Records an outcome in the results file and prints a progress line: run `done` of `total`, the time so
+// far (`elapsed` s) and `left`'s estimate of the time left (the outcome counted in it).
+void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total, TimeLeft& left,
             double elapsed);
 
 // Summary on stdout, ranks CSV and figures as asked (from the results file, by column name).

@@ -56,6 +56,7 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
              spec.settings.size(), spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o),
              workers);
   const Piece piece(o);
+  TimeLeft time_left(spec, todo, file.rows(), workers);
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   std::vector<Clock::time_point> heard(static_cast<std::size_t>(workers) + 1, start);
@@ -96,7 +97,7 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
     if (!msg.empty()) {
       const Outcome out = decode(msg);
       served.failed += out.status == "failed";
-      record(file, spec.settings.at(out.id), out, ++finished, todo.size(),
+      record(file, spec.settings.at(out.id), out, ++finished, todo.size(), time_left,
              std::chrono::duration<double>(Clock::now() - start).count());
     }
     if (dead[w] || stopped[w]) {  // back after being taken for dead: stop it
