@@ -6,8 +6,9 @@
 Columns: the runs done of the spec's settings at that size (the rest still to run), the runs' own wall
 times added up (`wall_seconds`, in hours; a run rerun with --retry counts both times, its later row
 replacing the earlier for the rest), the runs that reached the spec's wall-clock timeout, and per
-topology the median and the longest run; then the study-2 seed specs' runs and their run time estimated
-from the study-1 runs of the same settings (run time per seed, times the new seeds). The settings per size come from `hetlb campaign SPEC --report`
+topology the median and the longest run; then the study-2 seed specs' runs left and their run time
+estimated from the study-1 runs of the same settings (per setting, its mean run time per seed times the
+new seeds not run yet). The settings per size come from `hetlb campaign SPEC --report`
 (HETLB, default build/bin/hetlb). With --check FILE, prints nothing and exits 1 unless FILE
 (docs/study.md) holds the table as it is now, 77 if a campaign is writing a results file (its rows
 are not committed yet).
@@ -31,7 +32,7 @@ TOPOLOGIES = ["line", "torus", "hypercube"]
 # The study-2 seed specs: (spec, sizes, topologies, new seeds per setting). Their run time is estimated from
 # the committed study-1 runs of the same settings (random loads): their run time per seed, times the seeds.
 PLANNED = [("convergence-seeds", [16, 64], TOPOLOGIES, 7), ("convergence-seeds-256", [256], ["torus", "hypercube"], 2)]
-PLANNED_HEAD = "| planned spec | nodes | runs | run time (study-1's per seed x seeds) |"
+PLANNED_HEAD = "| planned spec | nodes | runs left | run time (study-1's per seed x seeds left) |"
 
 
 def settings(spec, nodes):
@@ -51,6 +52,11 @@ def setting(row):
     """A row's setting: its key columns (every column before "status"), as the campaign keys its rows."""
     values = list(row.values())
     return tuple(values[:list(row).index("status")])
+
+
+def unseeded(row):
+    """A row's setting but its spec version and seed (the same setting on another seed)."""
+    return tuple(v for c, v in zip(row, setting(row)) if c not in ("spec_version", "seed"))
 
 
 def hours(seconds):
@@ -103,10 +109,18 @@ def main():
         for n in nodes:
             if sum(r["nodes"] == str(n) for r in ran) >= settings(spec, str(n)):
                 continue  # run: its row is in the table above
-            done = [r for r in rows if r["nodes"] == str(n) and r["initial"] == "random" and r["topology"] in topologies]
-            per_seed = sum(float(r["wall_seconds"]) for r in done) / len({r["seed"] for r in done})
-            lines.append(f"| {name} | {n:,} | {len(done) // len({r['seed'] for r in done}) * seeds:,} | "
-                         f"{per_seed * seeds / 3600:.1f} h |")
+            # Per setting but its seed: study-1's mean run time per seed, times the new seeds not run yet.
+            done, ran_seeds = defaultdict(list), defaultdict(int)
+            for r in rows:
+                if r["nodes"] == str(n) and r["initial"] == "random" and r["topology"] in topologies:
+                    done[unseeded(r)].append(float(r["wall_seconds"]))
+            for r in ran:
+                if r["nodes"] == str(n):
+                    ran_seeds[unseeded(r)] += 1
+            left = {k: seeds - ran_seeds[k] for k in done}
+            runs = sum(left.values())
+            seconds = sum(statistics.mean(done[k]) * left[k] for k in done)
+            lines.append(f"| {name} | {n:,} | {runs:,} | {seconds / 3600:.1f} h |")
     print_or_check("\n".join(lines) + "\n", check, "cost_table.py", "the cost table", "cost_table.py")
 
 
