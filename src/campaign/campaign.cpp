@@ -82,9 +82,7 @@ std::vector<std::size_t> smallest_first(const Spec& spec, std::vector<std::size_
   std::vector<int> diameter(spec.settings.size());
   for (std::size_t i = 0; i < spec.settings.size(); ++i) {
     const Setting& x = spec.settings[i];
-    std::string key;
-    for (std::size_t c = 0; c < kKeyColumns.size(); ++c)
-      if (!variant.count(kKeyColumns[c])) key += x.values[c] + ",";
+    const std::string key = x.key_of([&](const std::string& column) { return !variant.count(column); });
     config[i] = first_seen.emplace(key, i).first->second;
     const auto shape = std::make_pair(x.value("topology"), x.nodes);
     auto it = diameters.find(shape);

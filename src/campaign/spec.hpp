@@ -24,6 +24,14 @@ struct Setting {
   std::string key;                  // values joined by ','
   int nodes = 0;
   std::string value(const std::string& column) const;
+  // The values of the key columns `keep` accepts, each followed by ',': a key of settings alike.
+  template <typename Keep>
+  std::string key_of(Keep keep) const {
+    std::string k;
+    for (std::size_t c = 0; c < values.size(); ++c)
+      if (keep(kKeyColumns[c])) k += values[c] + ",";
+    return k;
+  }
 };
 
 // The comparison a summary draws (spec key "compare"): the subject strategies' best variant against

@@ -24,12 +24,8 @@ TimeLeft::TimeLeft(const Spec& spec, const std::vector<std::size_t>& todo, const
     : spec_(spec), left_(todo.begin(), todo.end()), jobs_(std::max(jobs, 1)) {
   for (int level = 0; level < kLevels; ++level) {
     keys_[level].reserve(spec.settings.size());
-    for (const Setting& s : spec.settings) {
-      std::string key;
-      for (std::size_t c = 0; c < kKeyColumns.size(); ++c)
-        if (at_level(level, kKeyColumns[c])) key += s.values[c] + ",";
-      keys_[level].push_back(std::move(key));
-    }
+    for (const Setting& s : spec.settings)
+      keys_[level].push_back(s.key_of([level](const std::string& column) { return at_level(level, column); }));
   }
   for (std::size_t i = 0; i < spec.settings.size(); ++i) {
     if (left_.count(i)) continue;  // a row to be replaced (--retry) is not a time to go by
