@@ -29,6 +29,13 @@ namespace hetlb::python {
 
 namespace {
 
+// The measured points' cost as `model` ("affine" or "table") fits them.
+CostFunction fitted_cost(const std::vector<std::pair<double, double>>& points, const std::string& model) {
+  if (model == "table") return table_from_points(points);
+  if (model == "affine") return fit_affine(points).cost();
+  throw Error(fmt::format("model '{}': expected affine or table", model));
+}
+
 struct PlatformHandle {
   std::shared_ptr<const Platform> platform;
   std::string source;  // the file's path, or "platform" for a dict
@@ -233,35 +240,19 @@ void bind_scatter(py::module_& m) {
       });
 
   // Cost models from measured (items, seconds) points (model/calibration.hpp), as the platform file's
-  // cost objects: {"per_item": a} / {"latency": l, "per_item": a} (least squares, non-negative) or
-  // {"table": [[x, t], ...]} (sorted, equal x averaged, made non-decreasing).
+  // cost objects (io::cost_to_json): {"per_item": a} / {"latency": l, "per_item": a} (least squares,
+  // non-negative) or {"table": [[x, t], ...]} (sorted, equal x averaged, made non-decreasing).
   m.def(
       "_fit_cost",
       [](const std::vector<std::pair<double, double>>& points, const std::string& model) {
-        py::dict cost;
-        if (model == "table") {
-          const CostFunction t = table_from_points(points);
-          py::list rows;
-          for (const auto& [x, y] : t.points()) rows.append(py::make_tuple(x, y));
-          cost["table"] = rows;
-        } else if (model == "affine") {
-          const AffineFit f = fit_affine(points);
-          if (f.latency > 0) cost["latency"] = f.latency;
-          cost["per_item"] = f.per_item;
-        } else {
-          throw Error(fmt::format("model '{}': expected affine or table", model));
-        }
-        return cost;
+        return py::module_::import("json").attr("loads")(io::cost_to_json(fitted_cost(points, model)));
       },
       py::arg("points"), py::arg("model"));
   // Whether the points' fit (as _fit_cost fits them) grows from the smallest to the largest item count.
   m.def(
       "_grows_with_items",
       [](const std::vector<std::pair<double, double>>& points, const std::string& model, double smallest,
-         double largest) {
-        return grows_with_items(model == "table" ? table_from_points(points) : fit_affine(points).cost(), smallest,
-                                largest);
-      },
+         double largest) { return grows_with_items(fitted_cost(points, model), smallest, largest); },
       py::arg("points"), py::arg("model"), py::arg("smallest"), py::arg("largest"));
   m.def("_plan_scatter", &plan, py::arg("platform"), py::arg("items"), py::arg("algorithm"), py::arg("order"),
         py::arg("root"), py::arg("dp_fallback"), py::arg("order_evaluations"),

@@ -53,6 +53,20 @@ TEST(PlatformJson, WriterRoundTrips) {
   }
 }
 
+// A cost object alone is the processor field's format: each kind reads back as what was written.
+TEST(PlatformJson, CostObjectReadsBack) {
+  const CostFunction costs[] = {CostFunction::linear(0.25), CostFunction::affine(1e-3, 0.5),
+                                CostFunction::table({{10, 1.0}, {100, 4.5}})};
+  EXPECT_EQ(cost_to_json(costs[0]), R"({"per_item":0.25})");
+  for (const CostFunction& c : costs) {
+    const std::string text =
+        R"({"processors": [{"name": "p", "compute": )" + cost_to_json(c) + R"(, "comm": {"per_item": 0}}]})";
+    const CostFunction back = parse_platform_json(text).processors.at(0).compute;
+    EXPECT_EQ(back.kind(), c.kind()) << text;
+    for (Count x : {0, 1, 10, 55, 100, 5000}) EXPECT_EQ(back(x), c(x)) << text << " at " << x;
+  }
+}
+
 TEST(PlatformJson, ExampleFileLoads) {
   const Platform pf = load_platform_file(std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json");
   EXPECT_EQ(pf.processors.size(), 16u);

@@ -22,6 +22,8 @@ nlohmann::ordered_json cost_json(const CostFunction& f) {
 }
 }  // namespace
 
+std::string cost_to_json(const CostFunction& cost) { return cost_json(cost).dump(); }
+
 std::string platform_to_json(const Platform& pf) {
   nlohmann::ordered_json procs = nlohmann::ordered_json::array();
   for (const Processor& p : pf.processors) {

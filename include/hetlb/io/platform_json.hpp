@@ -18,6 +18,9 @@ Platform load_platform_file(const std::string& path);
 // the same platform.
 std::string platform_to_json(const Platform& platform);
 
+// One COST object of that format, on one line (e.g. a calibration's fit).
+std::string cost_to_json(const CostFunction& cost);
+
 // The processor-expansion limit (sum of counts), against absurd inputs: a million, far past any
 // platform, and its expansion stays within a few hundred MB (ten million took over 2 GB).
 inline constexpr long long kMaxProcessors = 1'000'000;
