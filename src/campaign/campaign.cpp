@@ -168,6 +168,13 @@ void report(const Spec& spec, const Options& o) {
   print_summary(std::cout, c);
   print_builds(std::cout, rows);
   std::cout.flush();
+  if (o.report_only) {  // what a run of the same selection would have left to do, and how long
+    const auto todo = select(spec, left_to_run(spec, rows, o.retry), o);
+    const std::string e = TimeLeft(spec, todo, rows, o.jobs).estimate();
+    if (!todo.empty())
+      fmt::print(stderr, "hetlb campaign: {} of {} settings left to run{}{}\n", todo.size(), spec.settings.size(),
+                 selection_text(o), e.empty() ? "" : fmt::format("; on {} jobs, {}", o.jobs, e));
+  }
   if (!o.ranks.empty()) write_ranks_csv(c, o.ranks);
   if (!o.plot.empty()) plot_comparison(c, o.plot);
   outputs.commit();
@@ -204,11 +211,13 @@ void run_local(const Options& o) {
     const auto left = left_to_run(spec, file.rows(), o.retry);
     const auto todo = select(spec, left, o);
     if (!todo.empty()) file.prepare_to_add();  // another build's rows: refused before any run
-    fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run{} on {} jobs\n", spec.settings.size(),
-               spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o), o.jobs);
+    TimeLeft time_left(spec, todo, file.rows(), o.jobs);
+    const std::string estimate = time_left.estimate();
+    fmt::print(stderr, "hetlb campaign: {} settings, {} done in {}, {} to run{} on {} jobs{}\n", spec.settings.size(),
+               spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o), o.jobs,
+               estimate.empty() ? "" : ", " + estimate);
     Runner runner(hetlb, spec.timeout);
     const Piece piece(o);
-    TimeLeft time_left(spec, todo, file.rows(), o.jobs);
     const auto start = std::chrono::steady_clock::now();
     std::size_t finished = 0;
     for (;;) {

@@ -428,14 +428,18 @@ TEST(CampaignCli, OnlyRunsAndSummarisesASlice) {
   ASSERT_EQ(r.size(), 4u);  // 2 strategies x 2 virtual, ratio 0.1 only
   for (const auto& row : r) EXPECT_EQ(row.at("ratio"), "0.1");
   EXPECT_NE(out.find("1 of 1 configurations complete"), std::string::npos) << out;
-  ASSERT_EQ(hetlb(spec + " --report --only ratio=1", &out), 0);
+  ASSERT_EQ(hetlb(spec + " --report --only ratio=1", &out, &err), 0) << err;
   EXPECT_NE(out.find("0 of 1 configurations complete"), std::string::npos) << out;
+  // What is left, timed by the runs most like it (the other ratio's: same nodes, topology, time limit).
+  EXPECT_NE(err.find("hetlb campaign: 4 of 8 settings left to run (ratio=1); on 1 jobs, about "), std::string::npos)
+      << err;
   ASSERT_EQ(hetlb(spec + " --only strategy=makhoul --only ratio=1", &out, &err), 0) << err;
   EXPECT_EQ(rows(csv).size(), 6u);  // makhoul, ratio 1: 2 more
   ASSERT_EQ(hetlb(spec, &out), 0);
   EXPECT_EQ(rows(csv).size(), 8u);
-  ASSERT_EQ(hetlb(spec + " --report --only ratio=1 --only ratio=0.1", &out), 0);  // one column twice: both lists
+  ASSERT_EQ(hetlb(spec + " --report --only ratio=1 --only ratio=0.1", &out, &err), 0);  // one column twice: both lists
   EXPECT_NE(out.find("2 of 2 configurations complete"), std::string::npos) << out;
+  EXPECT_EQ(err.find("left to run"), std::string::npos) << err;  // nothing left: no line
   const std::string before = slurp(csv);
   for (const auto& [args, expected, code] : std::vector<std::tuple<std::string, std::string, int>>{
            {"--only topology=line", "--only topology=line: campaign \"" + spec +

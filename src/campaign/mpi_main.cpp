@@ -52,11 +52,12 @@ struct Served {
 Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers, double heartbeat) {
   const auto left = left_to_run(spec, file.rows(), o.retry);
   const auto todo = select(spec, left, o);
-  fmt::print(stderr, "hetlb-campaign: {} settings, {} done in {}, {} to run{} on {} worker ranks\n",
-             spec.settings.size(), spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o),
-             workers);
-  const Piece piece(o);
   TimeLeft time_left(spec, todo, file.rows(), workers);
+  const std::string estimate = time_left.estimate();
+  fmt::print(stderr, "hetlb-campaign: {} settings, {} done in {}, {} to run{} on {} worker ranks{}\n",
+             spec.settings.size(), spec.settings.size() - left.size(), spec.results, todo.size(), selection_text(o),
+             workers, estimate.empty() ? "" : ", " + estimate);
+  const Piece piece(o);
   using Clock = std::chrono::steady_clock;
   const Clock::time_point start = Clock::now();
   std::vector<Clock::time_point> heard(static_cast<std::size_t>(workers) + 1, start);

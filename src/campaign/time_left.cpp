@@ -14,8 +14,9 @@ namespace {
 // The key columns that set a run's cost, from the closest likeness to the loosest.
 bool at_level(int level, const std::string& column) {
   if (level == 0) return column != "seed";
-  if (level == 1) return column == "nodes" || column == "topology" || column == "platform" || column == "ratio";
-  return column == "nodes" || column == "topology";
+  const bool loosest = column == "nodes" || column == "topology" || column == "time_limit";
+  if (level == 1) return loosest || column == "platform" || column == "ratio";
+  return loosest;
 }
 }  // namespace
 
@@ -52,6 +53,11 @@ void TimeLeft::finished(std::size_t id, double wall_seconds) {
 
 std::string TimeLeft::text(double elapsed) const {
   if (left_.empty()) return duration_text(elapsed) + " in all";
+  const std::string e = estimate();
+  return duration_text(elapsed) + " so far" + (e.empty() ? "" : ", " + e);
+}
+
+std::string TimeLeft::estimate() const {
   double seconds = 0;
   std::size_t unlike = 0;
   for (const std::size_t i : left_) {
@@ -64,9 +70,8 @@ std::string TimeLeft::text(double elapsed) const {
     }
     unlike += !timed;
   }
-  if (unlike == left_.size()) return duration_text(elapsed) + " so far";
-  const std::string left = fmt::format("{} so far, about {} left", duration_text(elapsed),
-                                       duration_text(seconds / static_cast<double>(jobs_)));
+  if (unlike == left_.size()) return "";
+  const std::string left = fmt::format("about {} left", duration_text(seconds / static_cast<double>(jobs_)));
   if (unlike == 0) return left;
   return fmt::format("{} and {} run{} unlike any timed yet", left, unlike, unlike == 1 ? "" : "s");
 }

@@ -13,7 +13,8 @@
 namespace hetlb::campaign {
 
 // Each run left takes the mean wall time of the timed runs most like it: the same setting but its seed,
-// else the same nodes, topology, platform and ratio, else the same nodes and topology. Timed runs are
+// else the same nodes, topology, platform, ratio and time limit, else the same nodes, topology and time
+// limit (a run to 2,048 tau is not timed by one to 512 tau). Timed runs are
 // the results file's rows (a resumed campaign's earlier pieces) and the runs finished since. A run like
 // no timed one is counted apart, never guessed. The sum is shared by the jobs.
 class TimeLeft {
@@ -24,6 +25,9 @@ class TimeLeft {
   // "12 min so far, about 3.2 h left", "... about 3.2 h left and 40 runs unlike any timed yet",
   // "12 min so far" (nothing like the runs left is timed), "12 min in all" (none left).
   std::string text(double elapsed) const;
+  // The runs left alone: "about 3.2 h left", "about 3.2 h left and 40 runs unlike any timed yet", or ""
+  // (none left, or none like a timed run).
+  std::string estimate() const;
 
  private:
   static constexpr int kLevels = 3;

@@ -79,5 +79,27 @@ TEST(CampaignTimeLeft, ResumedRowsAreTimesAndJobsShareTheRest) {
   EXPECT_EQ(left.text(100), "100 s in all");
 }
 
+// Two time limits: the runs to 40 tau are not timed by the runs to 10 tau, however alike otherwise.
+TEST(CampaignTimeLeft, ARunToALaterDateIsNotTimedByAnEarlierOne) {
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/campaign_time_left_limits.json";
+  std::ofstream(path) << R"({"spec_version": "t", "mode": "fixed_duration", "strategies": ["makhoul", "simple"],
+    "virtual_load": [false], "integer": [false], "platforms": ["cluster"], "nodes": [16], "topologies": ["line"],
+    "initial": ["random"], "seeds": [1, 2], "ratios": [1], "time_limit_tau": [10, 40]})";
+  const Spec spec = read_spec(path);
+  ASSERT_EQ(spec.settings.size(), 8u);
+  TimeLeft left(spec, all(spec), {}, 1);
+  EXPECT_EQ(left.estimate(), "");
+  std::size_t first = spec.settings.size();
+  for (std::size_t i = 0; i < spec.settings.size() && first == spec.settings.size(); ++i)
+    if (spec.settings[i].value("strategy") == "makhoul" && spec.settings[i].value("seed") == "1" &&
+        std::stod(spec.settings[i].value("time_limit")) < 20)
+      first = i;
+  ASSERT_LT(first, spec.settings.size());
+  left.finished(first, 10);
+  // Three runs to 10 tau at 10 s each; the four to 40 tau like none timed.
+  EXPECT_EQ(left.estimate(), "about 30 s left and 4 runs unlike any timed yet");
+  EXPECT_EQ(left.text(10), "10 s so far, about 30 s left and 4 runs unlike any timed yet");
+}
+
 }  // namespace
 }  // namespace hetlb::campaign
