@@ -170,10 +170,11 @@ void report(const Spec& spec, const Options& o) {
   std::cout.flush();
   if (o.report_only) {  // what a run of the same selection would have left to do, and how long
     const auto todo = select(spec, left_to_run(spec, rows, o.retry), o);
-    const std::string e = TimeLeft(spec, todo, rows, o.jobs).estimate();
-    if (!todo.empty())
+    if (!todo.empty()) {
+      const std::string e = TimeLeft(spec, todo, rows, o.jobs).estimate();
       fmt::print(stderr, "hetlb campaign: {} of {} settings left to run{}{}\n", todo.size(), spec.settings.size(),
                  selection_text(o), e.empty() ? "" : fmt::format("; on {} jobs, {}", o.jobs, e));
+    }
   }
   if (!o.ranks.empty()) write_ranks_csv(c, o.ranks);
   if (!o.plot.empty()) plot_comparison(c, o.plot);
