@@ -8,7 +8,7 @@ times added up (`wall_seconds`, in hours; a run rerun with --retry counts both t
 replacing the earlier for the rest), the runs that reached the spec's wall-clock timeout, and per
 topology the median and the longest run; then the study-2 seed specs' runs left and their run time
 estimated from the study-1 runs of the same settings (per setting, its mean run time per seed times the
-new seeds not run yet). The settings per size come from `hetlb campaign SPEC --report`
+new seeds not run yet; the table is left out once every seed spec has run). The settings per size come from `hetlb campaign SPEC --report`
 (HETLB, default build/bin/hetlb). With --check FILE, prints nothing and exits 1 unless FILE
 (docs/study.md) holds the table as it is now, 77 if a campaign is writing a results file (its rows
 are not committed yet).
@@ -97,7 +97,7 @@ def main():
             cells += [f"{duration(statistics.median(wall[t]))}, {duration(max(wall[t]))}" if wall[t] else "-"
                       for t in TOPOLOGIES]
             lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", PLANNED_HEAD, "|---|---|---|---|"]
+    planned = []
     rows = list({setting(r): r for r in csv.DictReader(rows_file(os.path.join(ROOT, "docs", "study", "convergence.csv"),
                                                                   check, "cost_table.py"))}.values())
     for name, nodes, topologies, seeds in PLANNED:
@@ -120,7 +120,9 @@ def main():
             left = {k: seeds - ran_seeds[k] for k in done}
             runs = sum(left.values())
             seconds = sum(statistics.mean(done[k]) * left[k] for k in done)
-            lines.append(f"| {name} | {n:,} | {runs:,} | {seconds / 3600:.1f} h |")
+            planned.append(f"| {name} | {n:,} | {runs:,} | {seconds / 3600:.1f} h |")
+    if planned:  # the planned table, only while a seed spec has runs left
+        lines += ["", PLANNED_HEAD, "|---|---|---|---|"] + planned
     print_or_check("\n".join(lines) + "\n", check, "cost_table.py", "the cost table", "cost_table.py")
 
 
