@@ -10,11 +10,12 @@
 #                                        spec or size since removed); exit 1 if one does, 77 if a
 #                                        campaign is writing the results
 # Run it after adding rows, before committing them: docs/study.md quotes these files.
-# Environment: HETLB (build/bin/hetlb), OUT (docs/study), SIZES ("16 64 256 1024").
+# Environment: HETLB (build/bin/hetlb), OUT (docs/study), SIZES ("16 64 256 1024"), PYTHON (python3).
 set -eu
 HETLB=${HETLB:-build/bin/hetlb}
 OUT=${OUT:-docs/study}
 SIZES=${SIZES:-16 64 256 1024}
+PYTHON=${PYTHON:-python3}
 check=false
 case ${1:-} in
   --check) check=true ;;
@@ -50,9 +51,9 @@ for nodes in $SIZES; do
 done
 # The verdicts (tables and answers; the figures are drawn from the same tables).
 if $check; then
-  python3 examples/study/verdicts.py --out "$target/verdicts" --no-figures > /dev/null
+  "$PYTHON" examples/study/verdicts.py --out "$target/verdicts" --no-figures > /dev/null
 else
-  python3 examples/study/verdicts.py --out "$target/verdicts" > /dev/null
+  "$PYTHON" examples/study/verdicts.py --out "$target/verdicts" > /dev/null
 fi
 # What balancing by time buys on the real subset (docs/study/grid-real-balance.md).
 if [ -f docs/study/grid-real-load.csv ] && [ -f docs/study/grid-real-time.csv ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The study's verdicts, cell by cell, from the committed convergence rows (runs no simulation).
 
-    python3 examples/study/verdicts.py [--out DIR] [--check]
+    python3 examples/study/verdicts.py [--out DIR] [--rows DIR] [--check]
 
 One definition of "faster" everywhere: the paired ratio of convergence dates, the other side's date over
 the subject's (above 1: the subject converges earlier). A pair is two runs that differ only in what is
@@ -49,6 +49,11 @@ from collections import defaultdict
 
 from committed_table import rows_file
 
+try:  # the resampled intervals, faster; the same numbers without it
+    import numpy
+except ImportError:
+    numpy = None
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 # The convergence results the verdicts read: every file present (rows of a later spec_version with new
@@ -62,10 +67,10 @@ EXACT_UP_TO = 7
 RESAMPLES = 20000
 
 
-def read_rows(check):
+def read_rows(check, rows_dir):
     runs = {}
     for name in RESULTS:
-        path = os.path.join(ROOT, "docs", "study", name)
+        path = os.path.join(rows_dir, name)
         if not os.path.exists(path):
             continue
         mine = {}
@@ -121,10 +126,50 @@ def bootstrap(logs, stream):
             values.append(sum(logs[i] for i in combo) / n)
             weights.append(w)
         return quantiles(values, weights)
-    picks = resample_indices(random.Random(f"hetlb-study-verdicts {stream}"), n, RESAMPLES * n)
-    drawn = list(map(logs.__getitem__, picks))
-    means = [sum(drawn[i:i + n]) / n for i in range(0, RESAMPLES * n, n)]
-    return quantiles(means, [1] * len(means))
+    rng = random.Random(f"hetlb-study-verdicts {stream}")
+    if numpy is not None:
+        return resampled_interval_numpy(logs, rng)
+    picks = resample_indices(rng, n, RESAMPLES * n)
+    drawn = map(logs.__getitem__, picks)
+    # Each resample's sum, left to right as sum(drawn[i:i + n]) adds it; the quantiles of the sums divided
+    # by n are those of the means (x / n keeps the order), and equally weighted values need no running sum.
+    sums = sorted(map(sum, zip(*[drawn] * n)))
+    return [sums[equal_weight_rank(q, len(sums))] / n for q in (0.025, 0.975)]
+
+
+def resampled_interval_numpy(logs, rng, resamples=RESAMPLES):
+    """bootstrap()'s resampled interval, the same numbers: numpy's MT19937 started from `rng`'s state gives
+    the 32-bit words getrandbits() would, kept as resample_indices() keeps them, and each resample's sum is
+    added left to right, as sum() adds it."""
+    n, count = len(logs), resamples * len(logs)
+    k = n.bit_length()
+    state = rng.getstate()[1]
+    mt = numpy.random.MT19937()
+    mt.state = {"bit_generator": "MT19937", "state": {"key": numpy.array(state[:624], dtype=numpy.uint32),
+                                                       "pos": state[624]}}
+    words = numpy.random.RandomState(mt)  # randint over all of uint32: the generator's words as they come
+    picks, have = [], 0
+    while have < count:
+        needed = count - have
+        top = words.randint(0, 2 ** 32, size=needed * (1 << k) // n + needed // 32 + 64, dtype=numpy.uint32)
+        if k <= 8:  # a word's top k bits are its most significant byte's (little-endian: every 4th byte)
+            top = top.view(numpy.uint8)[3::4] >> (8 - k)
+        else:
+            top >>= 32 - k
+        top = numpy.compress(top < n, top)
+        picks.append(top)
+        have += len(top)
+    drawn = numpy.array(logs)[numpy.concatenate(picks)[:count].astype(numpy.intp)].reshape(resamples, n)
+    sums = drawn[:, 0].copy()
+    for j in range(1, n):
+        sums += drawn[:, j]
+    sums.sort()
+    return [float(sums[equal_weight_rank(q, count // n)]) / n for q in (0.025, 0.975)]
+
+
+def equal_weight_rank(q, count):
+    """The index quantiles() stops at for `count` values of weight 1: the first i with i + 1 >= q count."""
+    return max(0, math.ceil(q * count - 1e-12) - 1)
 
 
 def resample_indices(rng, n, count):
@@ -498,11 +543,27 @@ def self_test():
                                                                                 for _ in range(3000)]:
             sys.exit(f"verdicts.py: self-test: resample_indices differs from random.choice for n = {n}")
     print("verdicts.py: self-test: the bulk resample draws are random.choice's")
+    if numpy is None:
+        print("verdicts.py: self-test: numpy absent; the resampled intervals are computed without it")
+        return
+    for trial, n in enumerate((8, 9, 10, 10, 13, 40, 255, 256, 300)):  # with numpy, the same intervals
+        logs = [rng.gauss(0, 0.3) if trial % 2 else rng.choice([0.0, 0.1, -0.2]) for _ in range(n)]
+        resamples = RESAMPLES if n <= 13 else 1000
+        picks = resample_indices(random.Random(f"self-test numpy {n}"), n, resamples * n)
+        drawn = [logs[i] for i in picks]
+        means = [sum(drawn[i:i + n]) / n for i in range(0, resamples * n, n)]
+        pure = quantiles(means, [1] * len(means))
+        fast = resampled_interval_numpy(logs, random.Random(f"self-test numpy {n}"), resamples)
+        if pure != fast:
+            sys.exit(f"verdicts.py: self-test: n = {n}: numpy interval {fast}, without numpy {pure}")
+    print("verdicts.py: self-test: with numpy, the resampled intervals are the same numbers")
 
 
 def main():
     parser = argparse.ArgumentParser(description="The study's verdicts from the committed convergence rows.")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs", "study", "verdicts"))
+    parser.add_argument("--rows", default=os.path.join(ROOT, "docs", "study"),
+                        help="the folder holding the results files (" + ", ".join(RESULTS) + ")")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 unless the committed tables are what the rows give")
     parser.add_argument("--page", default=os.path.join(ROOT, "docs", "study.md"),
@@ -516,7 +577,7 @@ def main():
     if a.self_test:
         self_test()
         return
-    runs = read_rows(a.check or None)
+    runs = read_rows(a.check or None, a.rows)
     tables = verdict_tables(runs)
     if not a.check:
         write_all(a.out, tables, runs)
