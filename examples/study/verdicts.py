@@ -35,9 +35,11 @@ writing a results file.
 """
 import argparse
 import csv
+import functools
 import io
 import itertools
 import math
+import operator
 import os
 import random
 import shutil
@@ -131,16 +133,16 @@ def bootstrap(logs, stream):
         return resampled_interval_numpy(logs, rng)
     picks = resample_indices(rng, n, RESAMPLES * n)
     drawn = map(logs.__getitem__, picks)
-    # Each resample's sum, left to right as sum(drawn[i:i + n]) adds it; the quantiles of the sums divided
-    # by n are those of the means (x / n keeps the order), and equally weighted values need no running sum.
-    sums = sorted(map(sum, zip(*[drawn] * n)))
+    # Each resample's sum, added left to right; the quantiles of the sums divided by n are those of the
+    # means (x / n keeps the order), and equally weighted values need no running sum.
+    sums = sorted(map(left_to_right, zip(*[drawn] * n)))
     return [sums[equal_weight_rank(q, len(sums))] / n for q in (0.025, 0.975)]
 
 
 def resampled_interval_numpy(logs, rng, resamples=RESAMPLES):
     """bootstrap()'s resampled interval, the same numbers: numpy's MT19937 started from `rng`'s state gives
     the 32-bit words getrandbits() would, kept as resample_indices() keeps them, and each resample's sum is
-    added left to right, as sum() adds it."""
+    added left to right."""
     n, count = len(logs), resamples * len(logs)
     k = n.bit_length()
     state = rng.getstate()[1]
@@ -152,7 +154,7 @@ def resampled_interval_numpy(logs, rng, resamples=RESAMPLES):
     while have < count:
         needed = count - have
         top = words.randint(0, 2 ** 32, size=needed * (1 << k) // n + needed // 32 + 64, dtype=numpy.uint32)
-        if k <= 8:  # a word's top k bits are its most significant byte's (little-endian: every 4th byte)
+        if k <= 8 and sys.byteorder == "little":  # a word's top k bits are its most significant byte's
             top = top.view(numpy.uint8)[3::4] >> (8 - k)
         else:
             top >>= 32 - k
@@ -165,6 +167,11 @@ def resampled_interval_numpy(logs, rng, resamples=RESAMPLES):
         sums += drawn[:, j]
     sums.sort()
     return [float(sums[equal_weight_rank(q, count // n)]) / n for q in (0.025, 0.975)]
+
+
+def left_to_right(values):
+    """The sum of `values` added in order (Python 3.12's sum() compensates; the committed intervals do not)."""
+    return functools.reduce(operator.add, values)
 
 
 def equal_weight_rank(q, count):
@@ -551,7 +558,7 @@ def self_test():
         resamples = RESAMPLES if n <= 13 else 1000
         picks = resample_indices(random.Random(f"self-test numpy {n}"), n, resamples * n)
         drawn = [logs[i] for i in picks]
-        means = [sum(drawn[i:i + n]) / n for i in range(0, resamples * n, n)]
+        means = [left_to_right(drawn[i:i + n]) / n for i in range(0, resamples * n, n)]
         pure = quantiles(means, [1] * len(means))
         fast = resampled_interval_numpy(logs, random.Random(f"self-test numpy {n}"), resamples)
         if pure != fast:
