@@ -9,15 +9,7 @@
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
-
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define HETLB_SIM_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define HETLB_SIM_ASAN 1
-#endif
+#include "sanitizer.hpp"
 
 namespace hetlb::sim::detail {
 
@@ -26,9 +18,7 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>
   if (created) throw Error("simulation: SimGrid allows one engine per process; expected one run per process");
   created = true;
   std::vector<std::string> args{"hetlb", "--log=root.thresh:error", "--log=xbt_cfg.thresh:error"};
-#ifdef HETLB_SIM_ASAN
-  args.emplace_back("--cfg=contexts/factory:thread");
-#endif
+  if constexpr (kAddressSanitizer) args.emplace_back("--cfg=contexts/factory:thread");
   args.insert(args.end(), extra.begin(), extra.end());
   // Extra SimGrid settings, e.g. HETLB_SIMGRID_CFG="--cfg=network/model:CM02 --log=..."
   if (const char* extra = std::getenv("HETLB_SIMGRID_CFG")) {

@@ -4,10 +4,12 @@
 
 #include <gtest/gtest.h>
 #include <simgrid/s4u.hpp>
+#include <xbt/config.hpp>
 
 #include "engine.hpp"
 #include "hetlb/error.hpp"
 #include "platform_loading.hpp"
+#include "sanitizer.hpp"
 
 namespace hetlb::sim {
 namespace {
@@ -40,6 +42,19 @@ TEST(Engine, DeadlockIsAnErrorNamingTheRunAndTheDate) {
 TEST(Engine, ARunThatEndsIsNoDeadlock) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(run_one_actor(2.5, false), ::testing::ExitedWithCode(0), "ended at 2.5 s");
+}
+
+// Under AddressSanitizer the engine takes thread contexts (whose stacks ASan follows); otherwise
+// SimGrid's default, faster contexts.
+[[noreturn]] void report_context_factory() {
+  auto engine = detail::make_engine();
+  const std::string factory = simgrid::config::get_value<std::string>("contexts/factory");
+  std::exit((factory == "thread") == detail::kAddressSanitizer ? 0 : 4);
+}
+
+TEST(Engine, ThreadContextsExactlyUnderAddressSanitizer) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(report_context_factory(), ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

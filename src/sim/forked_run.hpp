@@ -8,21 +8,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "sanitizer.hpp"
+
 namespace hetlb::sim::testing {
 
 // Built with AddressSanitizer, SimGrid runs on thread contexts (engine.cpp): simulations take many
 // times longer, and a test of long runs may keep to its short cases there.
-#if defined(__SANITIZE_ADDRESS__)
-inline constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kSanitized = true;
-#else
-inline constexpr bool kSanitized = false;
-#endif
-#else
-inline constexpr bool kSanitized = false;
-#endif
+inline constexpr bool kSanitized = detail::kAddressSanitizer;
 
 // Runs `body` in a child process; returns what it returned, "error <what>" if it threw, or
 // "crashed" if the child died.
