@@ -24,7 +24,9 @@
 #include "hetlb/mpi/plan.h"
 
 #define N_ITEMS 240
-#define COST 3e-3   /* seconds per item at speed 1: iterations of about 0.1 s */
+/* Seconds per item at speed 1: iterations of about 0.3 to 0.6 s, and the fastest rank's wait at least
+ * 75 ms, so that a scheduler's late wake-up on a loaded machine (10 ms) moves no count by 10%. */
+#define COST 1e-2
 #define MARGIN 0.4 /* far from the departures a wrong plan gives here (75% and more), and from timer noise */
 
 static int rank, size;
