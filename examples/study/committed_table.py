@@ -24,3 +24,15 @@ def print_or_check(table, check, script, what, command):
     elif table not in open(check).read():
         sys.exit(f"{script}: {check} does not hold {what} as the results give it; paste the output of: "
                  f"python3 examples/study/{command}")
+
+
+def print_or_check_lines(lines, check, script, command):
+    """Prints `lines`, or with `check` (a page) exits 1 naming the first line the page does not hold."""
+    if check is None:
+        print("\n".join(lines))
+        return
+    held = open(check).read().splitlines()
+    missing = [line for line in lines if line not in held]
+    if missing:
+        sys.exit(f"{script}: {check} does not hold, as the runs give it: {missing[0]}; paste the output of: "
+                 f"python3 examples/study/{command}")

@@ -22,6 +22,7 @@ from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from committed_table import print_or_check_lines  # noqa: E402
 from compare_runs import row_args, run  # noqa: E402  (a results row as simulate's arguments; one run)
 
 STUDY = os.path.join(HERE, "..", "..", "docs", "study")
@@ -64,13 +65,7 @@ def main():
         ratio = f"{statistics.median(x):.3f} ({min(x):.3f} to {max(x):.3f})" if x else "-"
         lines.append(f"| {phase} | {nodes} | {'yes' if virtual == 'true' else 'no'} | {g['runs']} | {g['draft']} "
                      f"| {g['equal']} | {ratio} |")
-    if not options.check:
-        print("\n".join(lines))
-        return
-    held = open(options.check).read().splitlines()
-    missing = [line for line in lines if line not in held]
-    if missing:
-        sys.exit(f"residue_check.py: {options.check} does not hold, as the runs give it: {missing[0]}")
+    print_or_check_lines(lines, options.check, "residue_check.py", "residue_check.py")
 
 
 if __name__ == "__main__":

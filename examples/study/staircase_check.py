@@ -21,6 +21,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from committed_table import print_or_check_lines  # noqa: E402
 from compare_runs import row_args, run  # noqa: E402  (a results row as simulate's arguments; one run)
 
 STUDY = os.path.join(HERE, "..", "..", "docs", "study")
@@ -85,14 +86,7 @@ def main():
             lines.append(f"| {initial} | {'yes' if virtual == 'true' else 'no'} | {j['converged_nodes']} of {n} | "
                          f"{shown} | {step} | {max(loads) - min(loads)} | {since / tau:.0f} | {same} |")
             print(f"{initial} load, virtual load {virtual}: done", file=sys.stderr, flush=True)
-    if not options.check:
-        print("\n".join(lines))
-        return
-    held = open(options.check).read().splitlines()
-    missing = [line for line in lines if line not in held]
-    if missing:
-        sys.exit(f"staircase_check.py: {options.check} does not hold, as the runs give it: {missing[0]}; paste the "
-                 f"output of: python3 examples/study/staircase_check.py")
+    print_or_check_lines(lines, options.check, "staircase_check.py", "staircase_check.py")
 
 
 if __name__ == "__main__":
