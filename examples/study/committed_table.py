@@ -26,7 +26,7 @@ def print_or_check(table, check, script, what, command):
                  f"python3 examples/study/{command}")
 
 
-def print_or_check_lines(lines, check, script, command):
+def print_or_check_lines(lines, check, script):
     """Prints `lines`, or with `check` (a page) exits 1 naming the first line the page does not hold."""
     if check is None:
         print("\n".join(lines))
@@ -35,4 +35,4 @@ def print_or_check_lines(lines, check, script, command):
     missing = [line for line in lines if line not in held]
     if missing:
         sys.exit(f"{script}: {check} does not hold, as the runs give it: {missing[0]}; paste the output of: "
-                 f"python3 examples/study/{command}")
+                 f"python3 examples/study/{script}")

@@ -65,7 +65,7 @@ def main():
         ratio = f"{statistics.median(x):.3f} ({min(x):.3f} to {max(x):.3f})" if x else "-"
         lines.append(f"| {phase} | {nodes} | {'yes' if virtual == 'true' else 'no'} | {g['runs']} | {g['draft']} "
                      f"| {g['equal']} | {ratio} |")
-    print_or_check_lines(lines, options.check, "residue_check.py", "residue_check.py")
+    print_or_check_lines(lines, options.check, "residue_check.py")
 
 
 if __name__ == "__main__":

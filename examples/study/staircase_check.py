@@ -9,7 +9,7 @@ k = 1, ratio 1, seed 1, from a single node and from random loads; convergence.cs
 virtual load, and prints one markdown table: per run the converged nodes (which must be the committed
 row's), the loads at the end from node 0 to node 63, the largest difference between neighbours and between
 any two nodes (units), the first sampled date (every 100 tau) from which the loads no longer change, and
-whether the run with virtual load ends where the run without it does. About 1 minute here. HETLB is
+whether the run with virtual load ends where the run without it does. About 20 s here. HETLB is
 build/bin/hetlb by default; with --check FILE, prints nothing and exits 1 unless FILE
 (docs/study-details.md) holds every row of the table as the runs give it.
 """
@@ -86,7 +86,7 @@ def main():
             lines.append(f"| {initial} | {'yes' if virtual == 'true' else 'no'} | {j['converged_nodes']} of {n} | "
                          f"{shown} | {step} | {max(loads) - min(loads)} | {since / tau:.0f} | {same} |")
             print(f"{initial} load, virtual load {virtual}: done", file=sys.stderr, flush=True)
-    print_or_check_lines(lines, options.check, "staircase_check.py", "staircase_check.py")
+    print_or_check_lines(lines, options.check, "staircase_check.py")
 
 
 if __name__ == "__main__":

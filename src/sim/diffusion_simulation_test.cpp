@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "forked_run.hpp"
+#include "sanitizer.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
@@ -151,7 +152,7 @@ std::vector<double> stalled_metrics(DiffusionConfig c, bool computed_end) {
 TEST(Diffusion, StalledRunsEndComputedWithTheSimulatedMetrics) {
   // Six runs to their 2,000-iteration stall: minutes sanitized. The computed end's code runs sanitized in
   // DiffusionFidelity.ComputedStreakEndsEqualSimulatedOnes.
-  if (testing::kSanitized) GTEST_SKIP() << "long runs; the Release suite compares them";
+  if (detail::kAddressSanitizer) GTEST_SKIP() << "long runs; the Release suite compares them";
   struct Case {
     const char* topology;
     const char* initial;

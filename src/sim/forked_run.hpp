@@ -8,13 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sanitizer.hpp"
-
 namespace hetlb::sim::testing {
-
-// Built with AddressSanitizer, SimGrid runs on thread contexts (engine.cpp): simulations take many
-// times longer, and a test of long runs may keep to its short cases there.
-inline constexpr bool kSanitized = detail::kAddressSanitizer;
 
 // Runs `body` in a child process; returns what it returned, "error <what>" if it threw, or
 // "crashed" if the child died.

@@ -1,5 +1,6 @@
 // Whether this build runs under AddressSanitizer (GCC defines __SANITIZE_ADDRESS__, Clang answers
-// __has_feature). Under it SimGrid runs on thread contexts (engine.cpp), many times slower.
+// __has_feature). Under it SimGrid runs on thread contexts (engine.cpp), many times slower, and a test of
+// long runs may keep to its short cases.
 #pragma once
 
 namespace hetlb::sim::detail {
