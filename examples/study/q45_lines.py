@@ -64,18 +64,18 @@ def main():
     out = []
     for n in SIZES:
         path = os.path.join(ROOT, "docs", "study", f"short-n{n}.md")
-        if not os.path.exists(path) or not complete(open(path).read()):
+        text = open(path).read() if os.path.exists(path) else ""
+        if not complete(text):
             continue
-        text = open(path).read()
         rows = table_after(text, "Runs per variant")
         out.append(f"- **Question 5, {n} nodes** (runs converged within {4 * n:,} tau, of {rows[0][1]} per "
                    f"variant): " + ranked([(r[0], int(r[2])) for r in rows]) + "; most wins by the earliest "
                    "date: " + "; ".join(leaders(text)) + ".")
     for n in SIZES:
         path = os.path.join(ROOT, "docs", "study", f"fixed-duration-n{n}.md")
-        if not os.path.exists(path) or not complete(open(path).read()):
+        text = open(path).read() if os.path.exists(path) else ""
+        if not complete(text):
             continue
-        text = open(path).read()
         parts = [f"ratio {ratio}: " + ranked([w for w in wins if w[1] > 0]) + f" (of {of})"
                  for ratio, wins, of in wins_per_ratio(text)]
         out.append(f"- **Question 4, {n} nodes** (wins in load computed by {2 * n:,} and {8 * n:,} tau): " +
