@@ -33,6 +33,13 @@ def complete(text):
     return m is not None and m.group(1) == m.group(2)
 
 
+def complete_summary(name):
+    """The text of docs/study/<name>, or None when it is missing or its campaign is not complete."""
+    path = os.path.join(ROOT, "docs", "study", name)
+    text = open(path).read() if os.path.exists(path) else ""
+    return text if complete(text) else None
+
+
 def ranked(pairs):
     """'a 84, b 83, ...': most first, then by name."""
     return ", ".join(f"{name} {n}" for name, n in sorted(pairs, key=lambda p: (-p[1], p[0])))
@@ -63,18 +70,16 @@ def main():
         sys.exit("usage: q45_lines.py [--check FILE]")
     out = []
     for n in SIZES:
-        path = os.path.join(ROOT, "docs", "study", f"short-n{n}.md")
-        text = open(path).read() if os.path.exists(path) else ""
-        if not complete(text):
+        text = complete_summary(f"short-n{n}.md")
+        if text is None:
             continue
         rows = table_after(text, "Runs per variant")
         out.append(f"- **Question 5, {n} nodes** (runs converged within {4 * n:,} tau, of {rows[0][1]} per "
                    f"variant): " + ranked([(r[0], int(r[2])) for r in rows]) + "; most wins by the earliest "
                    "date: " + "; ".join(leaders(text)) + ".")
     for n in SIZES:
-        path = os.path.join(ROOT, "docs", "study", f"fixed-duration-n{n}.md")
-        text = open(path).read() if os.path.exists(path) else ""
-        if not complete(text):
+        text = complete_summary(f"fixed-duration-n{n}.md")
+        if text is None:
             continue
         parts = [f"ratio {ratio}: " + ranked([w for w in wins if w[1] > 0]) + f" (of {of})"
                  for ratio, wins, of in wins_per_ratio(text)]
