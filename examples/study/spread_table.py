@@ -7,8 +7,9 @@ One markdown table: per variant, the median over seeds of `load_spread_percent` 
 the final loads in % of the average) for each initial load, load kind and ratio; "timeout" where no run
 of the cell ended within the campaign's wall-clock timeout, "-" where none ran yet. Below it, how many
 runs of those converged and how many are missing. `N-nodes/convergence-spread.md` ranks the same
-column per configuration. With --check FILE, prints nothing and exits 1 unless FILE (docs/study-details.md)
-holds the table as it is now, 77 if a campaign is writing the results (its rows are not committed yet).
+column per configuration. A later row of a run (a timeout rerun with `--retry`) replaces the earlier
+one. With --check FILE, prints nothing and exits 1 unless FILE (docs/study-details.md) holds the table
+as it is now, 77 if a campaign is writing the results (its rows are not committed yet).
 """
 import csv
 import os
@@ -40,12 +41,14 @@ def main():
     if len(args) != 3:
         sys.exit("usage: spread_table.py NODES PLATFORM TOPOLOGY [--check FILE]")
     nodes, platform, topology = args
+    latest = {}  # a later row of a run replaces an earlier one (a timeout rerun with --retry)
+    for r in csv.DictReader(rows_file(RESULTS, check, "spread_table.py")):
+        if (r["nodes"], r["platform"], r["topology"]) == (nodes, platform, topology):
+            latest[(variant(r), r["initial"], r["integer"], r["ratio"], r["seed"])] = r
     spread, runs = defaultdict(list), defaultdict(list)
     converged = 0
-    for r in csv.DictReader(rows_file(RESULTS, check, "spread_table.py")):
-        if (r["nodes"], r["platform"], r["topology"]) != (nodes, platform, topology):
-            continue
-        key = (variant(r), r["initial"], r["integer"], r["ratio"])
+    for (*key, _seed), r in latest.items():
+        key = tuple(key)
         runs[key].append(r)
         converged += r["converged"] == "1"
         if r["status"] == "ok" and r["load_spread_percent"]:
