@@ -47,8 +47,8 @@ def main():
             latest[(variant(r), r["initial"], r["integer"], r["ratio"], r["seed"])] = r
     spread, runs = defaultdict(list), defaultdict(list)
     converged = 0
-    for (*key, _seed), r in latest.items():
-        key = tuple(key)
+    for run, r in latest.items():
+        key = run[:-1]  # the cell: the run without its seed
         runs[key].append(r)
         converged += r["converged"] == "1"
         if r["status"] == "ok" and r["load_spread_percent"]:
