@@ -33,9 +33,10 @@ def complete(text):
     return m is not None and m.group(1) == m.group(2)
 
 
-def complete_summary(name):
-    """The text of docs/study/<name>, or None when it is missing or its campaign is not complete."""
-    path = os.path.join(ROOT, "docs", "study", name)
+def complete_summary(name, directory=os.path.join(ROOT, "docs", "study")):
+    """The text of <directory>/<name> (docs/study), or None when it is missing or its campaign is not
+    complete."""
+    path = os.path.join(directory, name)
     text = open(path).read() if os.path.exists(path) else ""
     return text if complete(text) else None
 

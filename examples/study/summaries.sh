@@ -2,7 +2,9 @@
 # Every summary of the study, from the committed results (runs no simulation):
 #   examples/study/summaries.sh          rewrites them: per spec (every size) docs/study/NAME.md,
 #                                        NAME-ranks.csv and NAME*.svg; per size docs/study/N-nodes*/
-#                                        (examples/study/report.sh N); the verdicts, docs/study/verdicts/
+#                                        (examples/study/report.sh N); questions 4 and 5 at every size,
+#                                        docs/study/fig-q45.dat, fig-q4.svg, fig-q5.svg
+#                                        (examples/study/q45_figures.py); the verdicts, docs/study/verdicts/
 #                                        (examples/study/verdicts.py: tables, answers and figures)
 #   examples/study/summaries.sh --check  rewrites nothing: names each summary (tables and ranks; the
 #                                        figures are drawn from the same data) that differs from what
@@ -49,6 +51,12 @@ done
 for nodes in $SIZES; do
   OUT=$target HETLB=$HETLB sh examples/study/report.sh "$nodes" > /dev/null
 done
+# Questions 4 and 5 at every size, a figure each (from the summaries just written).
+if $check; then
+  "$PYTHON" examples/study/q45_figures.py --summaries "$target" --out "$target" --no-figures
+else
+  "$PYTHON" examples/study/q45_figures.py --summaries "$target" --out "$target"
+fi
 # The verdicts (tables and answers; the figures are drawn from the same tables).
 if $check; then
   "$PYTHON" examples/study/verdicts.py --out "$target/verdicts" --no-figures > /dev/null
@@ -66,7 +74,8 @@ fi
 $check || exit 0
 stale=0
 tables() {  # every checked summary under the current directory
-  find . -name '*.md' -o -name '*-ranks.csv' -o -path './verdicts/*.csv' -o -path './verdicts/*.dat' | sort
+  find . -name '*.md' -o -name '*-ranks.csv' -o -name 'fig-q45.dat' -o -path './verdicts/*.csv' \
+    -o -path './verdicts/*.dat' | sort
 }
 for fresh in $(cd "$target" && tables); do
   if ! cmp -s "$target/$fresh" "$OUT/$fresh"; then
