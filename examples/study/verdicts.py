@@ -22,7 +22,8 @@ verdict and listed in undecided.csv). Verdict: "faster" if the interval lies abo
 "tie" if it holds 1; with a single decided pair (a single loaded node: the input has no seed, the run is
 the configuration's one outcome) "faster"/"slower"/"tie" by the one ratio against 1; "only subject" /
 "only other" when no pair converges on both sides but some on one; "none" when neither converges in any
-decided pair; "undecided" when every pair is.
+decided pair; "undecided" when every pair is. A random-load cell with fewer than 3 pairs (the fewest seeds a spec
+gives; its runs still coming in) is not judged yet.
 
 Writes into DIR (default docs/study/verdicts): q1-besteffort.csv, q2-virtual.csv, k.csv (a row per cell,
 comparison and metric), undecided.csv, answers.md (the page's answers: per question, size and topology,
@@ -65,6 +66,9 @@ RESULTS = ["convergence.csv", "convergence-1024.csv", "convergence-seeds.csv", "
 CELL = ("nodes", "platform", "topology", "initial", "ratio", "integer")
 METRICS = {"max": "max_convergence_date", "avg": "avg_convergence_date"}
 TOPOLOGIES = ["line", "torus", "hypercube"]
+# The fewest seeds any spec gives random loads: a random-load comparison with fewer pairs (its runs
+# still coming in, a piece at a time) is not judged yet.
+MIN_RANDOM_SEEDS = 3
 EXACT_UP_TO = 7
 RESAMPLES = 20000
 
@@ -285,8 +289,8 @@ def verdict_tables(runs):
                     if a is None or b is None:
                         continue  # not run yet
                     pairs.append((seed, outcome(a, metric), outcome(b, metric)))
-                if not pairs:
-                    continue
+                if not pairs or (base[3] == "random" and len(pairs) < MIN_RANDOM_SEEDS):
+                    continue  # not run yet: a random-load cell is judged on every seed of its spec
                 stream = "/".join(cell + (question, subject[0], subject[1], other[0], other[1], metric))
                 row = dict(zip(CELL, base))
                 row = {"subject": label(subject[0], subject[1], subject[2]),
@@ -550,6 +554,28 @@ def self_test():
                                                                                 for _ in range(3000)]:
             sys.exit(f"verdicts.py: self-test: resample_indices differs from random.choice for n = {n}")
     print("verdicts.py: self-test: the bulk resample draws are random.choice's")
+    # A random-load cell is judged once it has 3 pairs (its pieces still coming in before); a single
+    # loaded node's cell on its one pair.
+    def run(date):
+        return {"status": "ok", "converged": "1", "max_convergence_date": date, "avg_convergence_date": date,
+                "tau": "1"}
+    runs = {}
+    for initial, seeds in (("random", ("1", "2")), ("single", ("1",))):
+        for seed in seeds:
+            cell = ("1024", "cluster", "hypercube", initial, "10", "true", "false")
+            runs[cell + ("besteffort", "1", seed)] = run("100")
+            runs[cell + ("makhoul", "1", seed)] = run("200")
+    def judged(initial):
+        return [r for r in verdict_tables(runs)["q1-besteffort"]
+                if r["initial"] == initial and r["other"] == "Makhoul" and r["subject"] == "best effort k=1"]
+    if judged("random") or [r["verdict"] for r in judged("single")] != ["faster", "faster"]:
+        sys.exit("verdicts.py: self-test: a random-load cell of 2 seeds was judged, or a single node's was not")
+    cell = ("1024", "cluster", "hypercube", "random", "10", "true", "false")
+    runs[cell + ("besteffort", "1", "3")] = run("150")
+    runs[cell + ("makhoul", "1", "3")] = run("100")
+    if [(r["seeds"], r["subject_faster_seeds"]) for r in judged("random")] != [(3, 2), (3, 2)]:
+        sys.exit("verdicts.py: self-test: a random-load cell of 3 seeds was not judged on its 3 pairs")
+    print("verdicts.py: self-test: random-load cells are judged from 3 seeds, a single node's from its one run")
     if numpy is None:
         print("verdicts.py: self-test: numpy absent; the resampled intervals are computed without it")
         return
