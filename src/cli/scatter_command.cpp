@@ -17,12 +17,14 @@
 #include "hetlb/input_file.hpp"
 #include "hetlb/io/perturbation_json.hpp"
 #include "hetlb/io/platform_json.hpp"
+#include "hetlb/io/weights_file.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "json_input.hpp"
 #include "hetlb/plot/scatter_gantt.hpp"
 #include "hetlb/progress.hpp"
 #include "hetlb/scatter/perturbation.hpp"
 #include "hetlb/scatter/solve.hpp"
+#include "hetlb/scatter/weighted.hpp"
 #include "number_checks.hpp"
 #include "scatter_output.hpp"
 #include "scatter_perturbation_output.hpp"
@@ -50,6 +52,8 @@ struct ScatterOptions {
   std::vector<std::string> factors;
   std::string factors_file;
   std::string figure;
+  std::string weights;  // per-item weights file (weighted.hpp)
+  std::string layout;   // contiguous (default) or any, with --weights
 };
 
 double parse_factor(const std::string& where, const std::string& text) {
@@ -124,8 +128,14 @@ void run(const ScatterOptions& o) {
     throw Error(fmt::format("--figure {}: the robustness figure needs --perturb, --factor or --factors", o.figure));
   plot::check_figure_path("--gantt", o.gantt);
   plot::check_figure_path("--figure", o.figure);
+  if (!o.layout.empty() && o.weights.empty())
+    throw Error(fmt::format("--layout {}: needs --weights FILE (items of equal cost have one layout)", o.layout));
+  if (!o.weights.empty() && robustness)
+    throw Error(fmt::format("--weights {}: --perturb, --factor and --factors plan on item counts only", o.weights));
   const Platform platform = io::load_platform_file(o.platform);
-  if (req.items == 0 && platform.items <= 0)
+  std::optional<scatter::WeightedItems> weights;
+  if (!o.weights.empty()) weights = io::load_weights_file(o.weights);
+  if (req.items == 0 && platform.items <= 0 && !weights)
     throw Error(fmt::format("{}: no items: give \"items\" in the file or --items N", o.platform));
   if (!req.order_list.empty()) {  // checked before planning, naming the value
     const std::size_t root = o.root.empty() || o.root == "auto" ? platform.root : platform.index_of(o.root);
@@ -152,7 +162,11 @@ void run(const ScatterOptions& o) {
     for (const std::string& f : o.factors) apply_factor_option(platform, f, pr.fixed);
     pr.on_sample = sample_progress(pr.samples);
   }
-  const scatter::Result result = scatter::plan_scatter(platform, req);
+  std::optional<scatter::WeightedResult> weighted;
+  if (weights)
+    weighted = scatter::plan_scatter_weighted(platform, req, *weights,
+                                              scatter::parse_layout(o.layout.empty() ? "contiguous" : o.layout));
+  const scatter::Result result = weighted ? weighted->result : scatter::plan_scatter(platform, req);
   const std::string name = platform.name.empty() ? o.platform : platform.name;
   const auto draw_gantt = [&] {  // times in the table's unit (time_unit.hpp), title and axis alike
     if (o.gantt.empty()) return;
@@ -175,7 +189,8 @@ void run(const ScatterOptions& o) {
     return;
   }
   draw_gantt();
-  print_scatter(std::cout, platform, result, o.format);
+  if (weighted) print_weighted_scatter(std::cout, platform, *weighted, o.format);
+  else print_scatter(std::cout, platform, result, o.format);
 }
 }  // namespace
 
@@ -208,6 +223,10 @@ void add_scatter_command(CLI::App& app) {
   sub->add_option("--factor", o->factors, "real cost factor: NAME=F (computation, e.g. a load peak) or NAME:comm=F")
       ->allow_extra_args(false);
   sub->add_option("--factors", o->factors_file, "JSON file of factors: {\"NAME\": F or {\"compute\": F, \"comm\": G}}");
+  sub->add_option("--weights", o->weights,
+                  "per-item work: text (one number per item) or JSON (array, or {\"work\": [...], \"size\": [...]})");
+  sub->add_option("--layout", o->layout, "with --weights: contiguous (ranges in item order, default) or any")
+      ->check(CLI::IsMember({"contiguous", "any"}));
   sub->add_option("--figure", o->figure, "with --perturb/--factor: distribution figure (FILE.png or FILE.svg)");
   sub->callback([o] { run(*o); });
 }

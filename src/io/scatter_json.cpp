@@ -51,4 +51,20 @@ nlohmann::json scatter_json(const scatter::Result& r) {
   return j;
 }
 
+nlohmann::json weighted_scatter_json(const scatter::WeightedResult& wr) {
+  nlohmann::json j = scatter_json(wr.result);
+  const scatter::WeightedPlan& w = wr.weighted;
+  j["layout"] = scatter::to_string(w.layout);
+  for (std::size_t i = 0; i < w.items.size(); ++i) {
+    j["shares"][i]["work"] = w.work[i];
+    if (w.layout == scatter::Layout::Contiguous) j["shares"][i]["first"] = w.first[i];
+  }
+  if (w.layout == scatter::Layout::Any) {
+    j["assignment"] = w.owner;
+    j["contiguous_makespan"] = w.contiguous_makespan;
+  }
+  if (w.guarantee) j["guarantee"] = *w.guarantee;
+  return j;
+}
+
 }  // namespace hetlb::io

@@ -6,9 +6,14 @@
 #include <nlohmann/json.hpp>
 
 #include "hetlb/scatter/solve.hpp"
+#include "hetlb/scatter/weighted.hpp"
 
 namespace hetlb::io {
 
 nlohmann::json scatter_json(const scatter::Result& result);
+
+// The same with weights: "layout", each share's "work" (and "first", its first item, when contiguous),
+// "assignment" (any: each item's position in "order"), "contiguous_makespan" (any) and "guarantee".
+nlohmann::json weighted_scatter_json(const scatter::WeightedResult& result);
 
 }  // namespace hetlb::io
