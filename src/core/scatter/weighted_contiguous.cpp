@@ -193,14 +193,10 @@ WeightedPlan solve_weighted_contiguous(const Problem& pb, const WeightedItems& i
   best.back() = n;
   double best_value = evaluate_weighted(pb, it, contiguous_owner(best)).makespan;
   double lo = std::min(parallel_bound(pb, probe.total_work()), best_value), hi = best_value;
-  std::vector<Count> found;
-  const auto keep = [&](double T) {
-    const double v = evaluate_weighted(pb, it, contiguous_owner(found)).makespan;
-    if (v < best_value || (v == best_value && found != best)) {
-      best = found;
-      best_value = std::min(v, best_value);
-    }
-    hi = std::min(T, v);
+  std::vector<Count> found, last;
+  const auto keep = [&](double T) {  // evaluated once at the end: O(n) per evaluation
+    last = found;
+    hi = T;
   };
   bool at_bound = false;
   if (lo < hi && test(lo, &found)) {
@@ -212,6 +208,10 @@ WeightedPlan solve_weighted_contiguous(const Problem& pb, const WeightedItems& i
     if (!(mid > lo && mid < hi)) break;
     if (test(mid, &found)) keep(mid);
     else lo = mid;
+  }
+  if (!last.empty()) {
+    const double v = evaluate_weighted(pb, it, contiguous_owner(last)).makespan;
+    if (v <= best_value) best = last, best_value = v;
   }
   plan.items = best;
   plan.makespan = best_value;
