@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "collective_status.hpp"
+#include "weighted_distribution.hpp"
 #include "hetlb/mpi/plan.hpp"
 #include "hetlb/mpi/scatter.h"
 #include "hetlb/mpi/scatter.hpp"
@@ -129,6 +130,24 @@ int hetlb_mpi_plan_create_measured(double seconds_per_item, int item_bytes, long
   return guarded(comm, [&] {
     keep(std::make_unique<hetlb::mpi::Plan>(hetlb::mpi::Plan::measured(seconds_per_item, item_bytes, n, root, comm)),
          plan);
+  });
+}
+
+int hetlb_mpi_plan_create_weighted(const char* platform_path, long long n, const double* weights, int layout,
+                                   int root, MPI_Comm comm, hetlb_mpi_plan* plan) {
+  if (plan) *plan = HETLB_MPI_PLAN_NULL;
+  return guarded(comm, [&] {
+    keep(std::make_unique<hetlb::mpi::Plan>(
+             hetlb::mpi::detail::plan_weighted_c(platform_path ? platform_path : "", weights, n, layout, root, comm),
+             comm),
+         plan);
+  });
+}
+
+int hetlb_mpi_plan_item_ids(hetlb_mpi_plan plan, long long* ids) {
+  return guarded_plan(plan, [&] {
+    const std::vector<std::int64_t>& mine = lookup(plan).item_ids();
+    if (ids) std::copy(mine.begin(), mine.end(), ids);
   });
 }
 

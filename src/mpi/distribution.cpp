@@ -104,18 +104,30 @@ struct Verdict {
   std::vector<int> gather_order;  // ranks
   double makespan = 0, gather = 0;
   std::vector<double> compute;  // rank order
+  std::vector<int> displs;      // rank order (weighted plans: prefix sums in send order)
+  std::vector<std::int64_t> permutation;  // the any layout: item at each position of the blocks
   Platform platform;            // processor k on rank k
+};
+
+// What a weighted plan adds to plan(): the root's weights and layout.
+struct WeightedRequest {
+  const std::vector<double>* work = nullptr;
+  scatter::Layout layout = scatter::Layout::Contiguous;
+  int refusal = 0;  // the root's arguments refused before planning (C entry point): status and reason
+  std::string reason;
 };
 
 // The root's work: read the platform, plan, check the counts fit in int, choose the gather order.
 Verdict decide(const std::function<Platform()>& load, const std::string& source, std::int64_t n, int root,
-               int size, scatter::Request request, const std::vector<std::string>& hosts, Binding binding) {
+               int size, scatter::Request request, const std::vector<std::string>& hosts, Binding binding,
+               const WeightedRequest& weighted) {
   Verdict v;
   auto fail = [&](int status, std::string message) {
     v.status = status;
     v.message = std::move(message);
     return v;
   };
+  if (weighted.refusal) return fail(weighted.refusal, weighted.reason);
   if (n <= 0) return fail(HETLB_MPI_E_COUNT, fmt::format("n = {} on the root: expected a positive number of items", n));
   Platform platform;
   try {
@@ -138,8 +150,17 @@ Verdict decide(const std::function<Platform()>& load, const std::string& source,
   request.items = n;
   request.root = platform.processors[static_cast<std::size_t>(root)].name;
   scatter::Result result;
+  std::vector<std::size_t> owner;  // the any layout: each item's position in send order
   try {
-    result = scatter::plan_scatter(platform, request);
+    if (weighted.work) {
+      scatter::WeightedItems items;
+      items.work = *weighted.work;
+      scatter::WeightedResult w = scatter::plan_scatter_weighted(platform, request, items, weighted.layout);
+      result = std::move(w.result);
+      if (weighted.layout == scatter::Layout::Any) owner = std::move(w.weighted.owner);
+    } else {
+      result = scatter::plan_scatter(platform, request);
+    }
   } catch (const std::exception& e) {
     return fail(HETLB_MPI_E_PLATFORM, fmt::format("{}: {}", source, e.what()));
   }
@@ -155,14 +176,27 @@ Verdict decide(const std::function<Platform()>& load, const std::string& source,
     v.counts[rank] = static_cast<int>(c);
     v.send_order.push_back(static_cast<int>(rank));
   }
+  // Blocks in rank order, or in send order for weighted plans (their ranges follow the send order).
+  v.displs.assign(static_cast<std::size_t>(size), 0);
+  std::vector<int> block_order(v.send_order);
+  if (!weighted.work) std::sort(block_order.begin(), block_order.end());
   std::int64_t displ = 0;
-  for (int r = 0; r < size; ++r) {
+  for (int r : block_order) {
     if (displ > INT_MAX)
       return fail(HETLB_MPI_E_COUNT,
                   fmt::format("n = {}: rank {}'s displacement {} is above INT_MAX = {} (Open MPI 4.1 has no "
                               "large-count MPI_Scatterv_c); split the data into several scatters",
                               n, r, displ, INT_MAX));
+    v.displs[static_cast<std::size_t>(r)] = static_cast<int>(displ);
     displ += v.counts[static_cast<std::size_t>(r)];
+  }
+  if (!owner.empty()) {  // items grouped by send position, each group in item order
+    std::vector<std::int64_t> next(result.problem.size(), 0);
+    for (std::size_t i = 0; i < result.problem.size(); ++i)
+      next[i] = v.displs[result.problem.platform_index[i]];
+    v.permutation.assign(owner.size(), 0);
+    for (std::size_t k = 0; k < owner.size(); ++k)
+      v.permutation[static_cast<std::size_t>(next[owner[k]]++)] = static_cast<std::int64_t>(k);
   }
   std::vector<double> finish;
   for (const scatter::ShareTiming& s : result.schedule.shares) finish.push_back(s.finish);
@@ -177,7 +211,8 @@ Verdict decide(const std::function<Platform()>& load, const std::string& source,
 }
 
 Distribution plan(const std::function<Platform()>& load, const std::string& source, std::int64_t n, int root,
-                  MPI_Comm comm, const scatter::Request& request, Binding binding) {
+                  MPI_Comm comm, const scatter::Request& request, Binding binding,
+                  const WeightedRequest& weighted = {}) {
   using detail::check_mpi;
   if (comm == MPI_COMM_NULL) throw Error(HETLB_MPI_E_COMM, "comm = MPI_COMM_NULL: expected a communicator");
   int rank = 0, size = 0;
@@ -212,7 +247,7 @@ Distribution plan(const std::function<Platform()>& load, const std::string& sour
   if (rank == root) {
     std::vector<std::string> hosts;
     for (int r = 0; r < size; ++r) hosts.emplace_back(names.data() + static_cast<std::size_t>(r) * (MPI_MAX_PROCESSOR_NAME + 1));
-    v = decide(load, source, n, root, size, request, hosts, binding);
+    v = decide(load, source, n, root, size, request, hosts, binding, weighted);
   }
   detail::agree_from(root, v.status, v.message, comm, root);
 
@@ -223,13 +258,18 @@ Distribution plan(const std::function<Platform()>& load, const std::string& sour
   d.send_order.resize(static_cast<std::size_t>(size));
   d.gather_order.resize(static_cast<std::size_t>(size));
   d.predicted_compute.resize(static_cast<std::size_t>(size));
+  d.displs.resize(static_cast<std::size_t>(size));
+  int flags[1] = {weighted.work ? (weighted.layout == scatter::Layout::Any ? HETLB_MPI_LAYOUT_ANY : HETLB_MPI_LAYOUT_CONTIGUOUS)
+                                : HETLB_MPI_LAYOUT_COUNTS};
   if (rank == root)
     d.counts = v.counts, d.send_order = v.send_order, d.gather_order = v.gather_order,
     d.predicted_makespan = v.makespan, d.predicted_gather = v.gather, d.predicted_compute = v.compute,
-    d.platform = std::move(v.platform);
-  std::vector<int> ints;  // counts, send order, gather order in one message
-  for (const auto* part : {&d.counts, &d.send_order, &d.gather_order}) ints.insert(ints.end(), part->begin(), part->end());
-  check_mpi(MPI_Bcast(ints.data(), 3 * size, MPI_INT, root, comm), "MPI_Bcast", comm);
+    d.displs = v.displs, d.permutation = std::move(v.permutation), d.platform = std::move(v.platform);
+  std::vector<int> ints;  // counts, send order, gather order, displacements and the layout in one message
+  for (const auto* part : {&d.counts, &d.send_order, &d.gather_order, &d.displs})
+    ints.insert(ints.end(), part->begin(), part->end());
+  ints.push_back(flags[0]);
+  check_mpi(MPI_Bcast(ints.data(), 4 * size + 1, MPI_INT, root, comm), "MPI_Bcast", comm);
   std::vector<double> predictions = {d.predicted_makespan, d.predicted_gather};
   predictions.insert(predictions.end(), d.predicted_compute.begin(), d.predicted_compute.end());
   check_mpi(MPI_Bcast(predictions.data(), size + 2, MPI_DOUBLE, root, comm), "MPI_Bcast", comm);
@@ -237,12 +277,21 @@ Distribution plan(const std::function<Platform()>& load, const std::string& sour
   const auto s = static_cast<std::ptrdiff_t>(size);
   d.counts.assign(ints.begin(), ints.begin() + s);
   d.send_order.assign(ints.begin() + s, ints.begin() + 2 * s);
-  d.gather_order.assign(ints.begin() + 2 * s, ints.end());
+  d.gather_order.assign(ints.begin() + 2 * s, ints.begin() + 3 * s);
+  d.displs.assign(ints.begin() + 3 * s, ints.begin() + 4 * s);  // checked by the root: each fits in int
+  d.layout = ints.back();
+  if (rank == root && weighted.work) d.weights = *weighted.work;
   d.predicted_makespan = predictions[0];
   d.predicted_gather = predictions[1];
-  d.displs.resize(static_cast<std::size_t>(size));
-  std::int64_t displ = 0;  // checked by the root: every displacement fits in int, the total may not
-  for (std::size_t r = 0; r < d.counts.size(); ++r) d.displs[r] = static_cast<int>(displ), displ += d.counts[r];
+  const auto me = static_cast<std::size_t>(rank);
+  d.item_ids.resize(static_cast<std::size_t>(d.counts[me]));
+  if (d.layout == HETLB_MPI_LAYOUT_ANY) {  // each rank learns which items it holds
+    check_mpi(MPI_Scatterv(d.permutation.data(), d.counts.data(), d.displs.data(), MPI_INT64_T, d.item_ids.data(),
+                           d.counts[me], MPI_INT64_T, root, comm),
+              "MPI_Scatterv", comm);
+  } else {
+    for (std::size_t k = 0; k < d.item_ids.size(); ++k) d.item_ids[k] = d.displs[me] + static_cast<std::int64_t>(k);
+  }
   return d;
 }
 
@@ -264,6 +313,52 @@ Distribution plan_distribution(const std::string& platform_path, std::int64_t n,
   };
   return plan(load, platform_path, n, root, comm, request, binding);
 }
+
+Distribution plan_distribution_weighted(const Platform& platform, const std::vector<double>& weights,
+                                        scatter::Layout layout, int root, MPI_Comm comm, scatter::Request request,
+                                        Binding binding) {
+  return plan([&] { return platform; }, platform.name.empty() ? "platform" : platform.name,
+              static_cast<std::int64_t>(weights.size()), root, comm, request, binding, WeightedRequest{&weights, layout, 0, ""});
+}
+
+Distribution plan_distribution_weighted(const std::string& platform_path, const std::vector<double>& weights,
+                                        scatter::Layout layout, int root, MPI_Comm comm, scatter::Request request,
+                                        Binding binding) {
+  auto load = [&] {
+    std::error_code ec;
+    if (std::filesystem::is_directory(platform_path, ec))
+      throw hetlb::Error(fmt::format("{}: is a directory, expected a platform JSON file", platform_path));
+    return io::load_platform_file(platform_path);
+  };
+  return plan(load, platform_path, static_cast<std::int64_t>(weights.size()), root, comm, request, binding,
+              WeightedRequest{&weights, layout, 0, ""});
+}
+
+namespace detail {
+
+Distribution plan_weighted_c(const std::string& platform_path, const double* weights, long long n, int layout, int root,
+                             MPI_Comm comm) {
+  std::vector<double> work;
+  WeightedRequest w{&work, layout == HETLB_MPI_LAYOUT_ANY ? scatter::Layout::Any : scatter::Layout::Contiguous, 0, ""};
+  if (n <= 0)
+    w.refusal = HETLB_MPI_E_COUNT, w.reason = fmt::format("n = {} on the root: expected a positive number of items", n);
+  else if (weights == nullptr)
+    w.refusal = HETLB_MPI_E_BUFFER, w.reason = fmt::format("weights = NULL on the root: expected {} weights", n);
+  else if (layout != HETLB_MPI_LAYOUT_CONTIGUOUS && layout != HETLB_MPI_LAYOUT_ANY)
+    w.refusal = HETLB_MPI_E_ARG,
+    w.reason = fmt::format("layout = {}: expected HETLB_MPI_LAYOUT_CONTIGUOUS (1) or HETLB_MPI_LAYOUT_ANY (2)", layout);
+  else
+    work.assign(weights, weights + n);
+  auto load = [&] {
+    std::error_code ec;
+    if (std::filesystem::is_directory(platform_path, ec))
+      throw hetlb::Error(fmt::format("{}: is a directory, expected a platform JSON file", platform_path));
+    return io::load_platform_file(platform_path);
+  };
+  return plan(load, platform_path, std::max<long long>(n, 1), root, comm, {}, Binding::Position, w);
+}
+
+}  // namespace detail
 
 MPI_Comm plan_communicator(const Distribution& distribution, MPI_Comm comm) {
   int rank = 0;

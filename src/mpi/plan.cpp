@@ -76,6 +76,33 @@ Plan Plan::measured(double seconds_per_item, int item_bytes, std::int64_t n, int
   return Plan(dup, comm, std::move(d), request);
 }
 
+namespace {
+template <class Source>
+Distribution weighted_on(const Source& source, const std::vector<double>& weights, scatter::Layout layout, int root,
+                         MPI_Comm dup, const scatter::Request& request, Binding binding) {
+  try {
+    return plan_distribution_weighted(source, weights, layout, root, dup, request, binding);
+  } catch (...) {
+    MPI_Comm_free(&dup);
+    throw;
+  }
+}
+}  // namespace
+
+Plan Plan::weighted(const std::string& platform_path, const std::vector<double>& weights, scatter::Layout layout,
+                    int root, MPI_Comm comm, scatter::Request request, Binding binding) {
+  MPI_Comm dup = duplicate(comm);
+  Distribution d = weighted_on(platform_path, weights, layout, root, dup, request, binding);
+  return Plan(dup, comm, std::move(d), request);
+}
+
+Plan Plan::weighted(const Platform& platform, const std::vector<double>& weights, scatter::Layout layout, int root,
+                    MPI_Comm comm, scatter::Request request, Binding binding) {
+  MPI_Comm dup = duplicate(comm);
+  Distribution d = weighted_on(platform, weights, layout, root, dup, request, binding);
+  return Plan(dup, comm, std::move(d), request);
+}
+
 Plan::Plan(Distribution distribution, MPI_Comm comm) : d_(std::move(distribution)) {
   int same = MPI_UNEQUAL;
   if (comm != MPI_COMM_NULL && d_.comm != MPI_COMM_NULL) MPI_Comm_compare(d_.comm, comm, &same);

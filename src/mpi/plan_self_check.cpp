@@ -40,14 +40,27 @@ const PlanCheck& Plan::check(double seconds, double margin, bool replan) {
   last_check_ = {worst.departure > margin ? HETLB_MPI_PLAN_STALE : HETLB_MPI_PLAN_ON_TRACK, worst.departure, worst.rank};
   if (last_check_.status == HETLB_MPI_PLAN_ON_TRACK || !replan) return last_check_;
 
-  // Re-plan at the root: the measured cost per item of every rank that held items (at least 1 ns).
-  const double per_item = count() > 0 ? std::max(seconds, 1e-9 * count()) / count() : 0.0;
-  std::vector<double> costs(static_cast<std::size_t>(size_));
-  check_mpi(MPI_Gather(&per_item, 1, MPI_DOUBLE, costs.data(), 1, MPI_DOUBLE, d_.root, comm_), "MPI_Gather", comm_);
+  // Re-plan at the root: the measured cost per item (per unit of work for weighted plans) of every rank
+  // that held items (at least 1 ns per item).
+  const double spent = count() > 0 ? std::max(seconds, 1e-9 * count()) : 0.0;
+  std::vector<double> spent_by(static_cast<std::size_t>(size_));
+  check_mpi(MPI_Gather(&spent, 1, MPI_DOUBLE, spent_by.data(), 1, MPI_DOUBLE, d_.root, comm_), "MPI_Gather", comm_);
+  const bool weighted = d_.layout != HETLB_MPI_LAYOUT_COUNTS;
   Platform platform = d_.platform;  // the root's; processor k on rank k
-  for (std::size_t r = 0; r < platform.processors.size(); ++r)
-    if (costs[r] > 0) platform.processors[r].compute = CostFunction::linear(costs[r]);
-  Distribution d = plan_distribution(platform, d_.total(), d_.root, comm_, request_);
+  for (std::size_t r = 0; r < platform.processors.size() && rank_ == d_.root; ++r) {
+    double amount = d_.counts[r];
+    if (weighted) {  // the rank's work: the weights of the items of its block
+      amount = 0;
+      for (int j = d_.displs[r]; j < d_.displs[r] + d_.counts[r]; ++j)
+        amount += d_.weights[static_cast<std::size_t>(d_.permutation.empty() ? j : d_.permutation[static_cast<std::size_t>(j)])];
+    }
+    if (spent_by[r] > 0 && amount > 0) platform.processors[r].compute = CostFunction::linear(spent_by[r] / amount);
+  }
+  Distribution d = weighted ? plan_distribution_weighted(platform, d_.weights,
+                                                         d_.layout == HETLB_MPI_LAYOUT_ANY ? scatter::Layout::Any
+                                                                                           : scatter::Layout::Contiguous,
+                                                         d_.root, comm_, request_)
+                            : plan_distribution(platform, d_.total(), d_.root, comm_, request_);
   d.comm = d_.comm;
   d_ = std::move(d);
   last_check_.status = HETLB_MPI_PLAN_REPLANNED;

@@ -177,6 +177,9 @@ class Transfer {
                                                short_from_, -short_bytes_), true);
   }
 
+  // A local argument error found by the caller, agreed like the others.
+  bool refuse(int kind, std::string why) { return fail(kind, fmt::format("rank {}: {}", rank_, why)); }
+
  private:
   // The root's receives accept any tag from the other rank when the check is one-way (the empty
   // message that may replace a block says why in its tag).
@@ -264,6 +267,36 @@ class Transfer {
   detail::Agreement agreement_;
 };
 
+// The any layout (Distribution::permutation): the root's buffer in item order, its blocks packed
+// through a copy. Element k of a type lies in [k extent + true_lb, + true_extent); types whose
+// elements overlap (or start below their own slot) cannot be permuted element by element.
+struct ElementSpan {
+  MPI_Aint extent = 0, offset = 0, bytes = 0;
+  bool ok = false;
+};
+ElementSpan span_of(MPI_Datatype type) {
+  ElementSpan e;
+  MPI_Aint lower = 0, true_lower = 0;
+  if (type == MPI_DATATYPE_NULL || MPI_Type_get_extent(type, &lower, &e.extent) != MPI_SUCCESS ||
+      MPI_Type_get_true_extent(type, &true_lower, &e.bytes) != MPI_SUCCESS)
+    return e;
+  e.offset = true_lower;
+  e.ok = e.extent > 0 && true_lower >= 0 && true_lower + e.bytes <= e.extent;
+  return e;
+}
+
+// packed[j] <- items[perm[j]] (pack) or items[perm[j]] <- packed[j] (unpack), skipping [skip_from, skip_to).
+void permute(const std::vector<std::int64_t>& perm, const ElementSpan& e, const char* from, char* to, bool pack,
+             std::int64_t skip_from = 0, std::int64_t skip_to = 0) {
+  for (std::size_t j = 0; j < perm.size(); ++j) {
+    const auto sj = static_cast<std::int64_t>(j);
+    if (sj >= skip_from && sj < skip_to) continue;
+    const MPI_Aint packed = static_cast<MPI_Aint>(j) * e.extent + e.offset;
+    const MPI_Aint item = static_cast<MPI_Aint>(perm[j]) * e.extent + e.offset;
+    std::memcpy(to + (pack ? packed : item), from + (pack ? item : packed), static_cast<std::size_t>(e.bytes));
+  }
+}
+
 MPI_Aint extent_of(MPI_Datatype type) {
   MPI_Aint lower = 0, extent = 0;
   if (type != MPI_DATATYPE_NULL) MPI_Type_get_extent(type, &lower, &extent);
@@ -283,10 +316,20 @@ void Plan::scatter(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MP
   int send_size = kNone, recv_size = kNone;
   const bool send_ok = t.side(root && d_.total() > 0, sendbuf, sendtype, "send", d_.total(), send_size);
   const bool recv_ok = t.side(count > 0 && !in_place, recvbuf, recvtype, "receive", count, recv_size);
+  std::vector<char> packed;  // the any layout: the root's blocks in plan order
+  const bool permuted = root && !d_.permutation.empty() && send_ok;
+  const ElementSpan span = permuted ? span_of(sendtype) : ElementSpan{};
+  if (permuted && !span.ok)
+    t.refuse(HETLB_MPI_E_TYPE, "the plan's layout is any: the root's send type must have elements that do not overlap");
   t.start(send_size, recv_size, Direction::Scatter);
   if (root) {
     const char* base = static_cast<const char*>(sendbuf);
     const MPI_Aint extent = extent_of(sendtype);
+    if (permuted && span.ok) {  // the root's own items stay where they are (in place, or copied below)
+      packed.resize(static_cast<std::size_t>(span.extent * static_cast<MPI_Aint>(d_.permutation.size())));
+      permute(d_.permutation, span, base, packed.data(), true);
+      base = packed.data();
+    }
     for (int r : d_.send_order) {  // the plan's order: decreasing bandwidth, root last
       const auto ru = static_cast<std::size_t>(r);
       if (d_.counts[ru] == 0) continue;
@@ -311,10 +354,20 @@ void Plan::gather(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI
   int send_size = kNone, recv_size = kNone;
   const bool send_ok = t.side(count > 0 && !in_place, sendbuf, sendtype, "send", count, send_size);
   const bool recv_ok = t.side(root && d_.total() > 0, recvbuf, recvtype, "receive", d_.total(), recv_size);
+  std::vector<char> packed;  // the any layout: received in plan order, then put back in item order
+  const bool permuted = root && !d_.permutation.empty() && recv_ok;
+  const ElementSpan span = permuted ? span_of(recvtype) : ElementSpan{};
+  if (permuted && !span.ok)
+    t.refuse(HETLB_MPI_E_TYPE, "the plan's layout is any: the root's receive type must have elements that do not overlap");
   t.start(send_size, recv_size, Direction::Gather);
   if (root) {
-    char* base = static_cast<char*>(recvbuf);
+    char* const user = static_cast<char*>(recvbuf);
+    char* base = user;
     const MPI_Aint extent = extent_of(recvtype);
+    if (permuted && span.ok) {
+      packed.resize(static_cast<std::size_t>(span.extent * static_cast<MPI_Aint>(d_.permutation.size())));
+      base = packed.data();
+    }
     char* own_block = nullptr;  // the root's copy, waiting for the next receive to be in flight
     for (int r : d_.gather_order) {
       const auto ru = static_cast<std::size_t>(r);
@@ -329,6 +382,10 @@ void Plan::gather(const void* sendbuf, MPI_Datatype sendtype, void* recvbuf, MPI
     }
     t.wait_pending();
     if (own_block) t.self_copy(sendbuf, sendtype, own_block, recvtype, count);
+    if (permuted && span.ok) {  // in place, the root's own items are already at their places
+      const std::int64_t mine = d_.displs[static_cast<std::size_t>(rank_)];
+      permute(d_.permutation, span, packed.data(), user, false, in_place ? mine : 0, in_place ? mine + count : 0);
+    }
   } else if (count > 0) {
     t.send(sendbuf, count, sendtype, d_.root, send_ok);
   }

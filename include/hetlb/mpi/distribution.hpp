@@ -13,6 +13,7 @@
 #include "hetlb/model/platform.hpp"
 #include "hetlb/mpi/plan.h"
 #include "hetlb/scatter/solve.hpp"
+#include "hetlb/scatter/weighted.hpp"
 
 namespace hetlb::mpi {
 
@@ -49,6 +50,14 @@ struct Distribution {
   std::vector<double> predicted_compute;  // Tcomp(r, counts[r]) for each rank r, the platform's time unit
   Platform platform;  // at the root only: the platform planned, processor k on rank k (empty elsewhere)
   MPI_Comm comm = MPI_COMM_NULL;  // the communicator it was planned on (checked by scatter())
+  // Weighted plans (plan_distribution_weighted, docs/weighted-items.md): the ranks' blocks follow the
+  // send order in the root's buffer (displs are prefix sums in send order). With the `any` layout the
+  // user's buffers stay in item order and permutation[j] is the item at position j of the blocks
+  // (at the root; empty otherwise), applied by Plan::scatter and Plan::gather.
+  int layout = HETLB_MPI_LAYOUT_COUNTS;
+  std::vector<std::int64_t> permutation;
+  std::vector<std::int64_t> item_ids;  // this rank's items, in the order of its block (every plan)
+  std::vector<double> weights;         // weighted plans, at the root: each item's work (for re-planning)
 
   std::int64_t total() const;
 };
@@ -61,6 +70,15 @@ struct Distribution {
 // in another order than the ranks' is refused under Binding::Position (HETLB_MPI_E_PLATFORM).
 Distribution plan_distribution(const Platform& platform, std::int64_t n, int root, MPI_Comm comm,
                                scatter::Request request = {}, Binding binding = Binding::Position);
+// Weighted: the root's `weights` (one per item, >= 0: the work of each item) replace n, and the plan
+// is the optimum of the layout (contiguous: ranges in send order; any: any item anywhere). Only the
+// root's weights and layout count.
+Distribution plan_distribution_weighted(const Platform& platform, const std::vector<double>& weights,
+                                        scatter::Layout layout, int root, MPI_Comm comm, scatter::Request request = {},
+                                        Binding binding = Binding::Position);
+Distribution plan_distribution_weighted(const std::string& platform_path, const std::vector<double>& weights,
+                                        scatter::Layout layout, int root, MPI_Comm comm, scatter::Request request = {},
+                                        Binding binding = Binding::Position);
 // Same, the platform read by the root from a hetlb platform JSON file.
 Distribution plan_distribution(const std::string& platform_path, std::int64_t n, int root, MPI_Comm comm,
                                scatter::Request request = {}, Binding binding = Binding::Position);

@@ -130,6 +130,22 @@ int hetlb_mpi_plan_create_bound(const char* platform_path, long long n, int root
 int hetlb_mpi_plan_create_measured(double seconds_per_item, int item_bytes, long long n, int root, MPI_Comm comm,
                                    hetlb_mpi_plan* plan);
 
+/* Layouts of a plan's items (docs/weighted-items.md). COUNTS: items cost alike, blocks in rank order
+ * (displs are prefix sums in rank order). CONTIGUOUS: weighted items keep their order, each rank one
+ * range, the ranges in send order. ANY: weighted items anywhere; the root's buffers stay in item order
+ * and hetlb_mpi_plan_scatter/gather permute them. */
+#define HETLB_MPI_LAYOUT_COUNTS 0
+#define HETLB_MPI_LAYOUT_CONTIGUOUS 1
+#define HETLB_MPI_LAYOUT_ANY 2
+
+/* Collective. A plan for n items of unequal cost: the root's weights[k] >= 0 is the work of item k (the
+ * platform's per-item costs become per unit of work) and layout CONTIGUOUS or ANY. Only the root's n,
+ * weights and layout count. hetlb_mpi_plan_item_ids tells each rank which items it holds. */
+int hetlb_mpi_plan_create_weighted(const char* platform_path, long long n, const double* weights, int layout,
+                                   int root, MPI_Comm comm, hetlb_mpi_plan* plan);
+/* Local. This rank's item ids (its count of them, see hetlb_mpi_plan_share), in the order of its block. */
+int hetlb_mpi_plan_item_ids(hetlb_mpi_plan plan, long long* ids);
+
 /* Local. This rank's predicted computing time for its share (Tcomp(rank, count), the platform's time
  * unit: seconds for measured plans and hetlb calibrate's files); may be NULL. */
 int hetlb_mpi_plan_predicted(hetlb_mpi_plan plan, double* compute_seconds);

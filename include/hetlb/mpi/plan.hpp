@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <mpi.h>
 
@@ -29,6 +30,12 @@ class Plan {
   // (hetlb_mpi_plan_create_measured). Only the root's n and item_bytes count.
   static Plan measured(double seconds_per_item, int item_bytes, std::int64_t n, int root, MPI_Comm comm,
                        scatter::Request request = {});
+  // Collective: a plan for items of unequal cost (hetlb_mpi_plan_create_weighted). Only the root's
+  // weights (one per item, the work of each) and layout count.
+  static Plan weighted(const std::string& platform_path, const std::vector<double>& weights, scatter::Layout layout,
+                       int root, MPI_Comm comm, scatter::Request request = {}, Binding binding = Binding::Position);
+  static Plan weighted(const Platform& platform, const std::vector<double>& weights, scatter::Layout layout, int root,
+                       MPI_Comm comm, scatter::Request request = {}, Binding binding = Binding::Position);
   // A plan from a distribution planned on comm (throws HETLB_MPI_E_COMM on every rank otherwise).
   Plan(Distribution distribution, MPI_Comm comm);
   Plan(Plan&& other) noexcept;
@@ -41,6 +48,8 @@ class Plan {
   int count() const { return d_.counts[static_cast<std::size_t>(rank_)]; }
   std::int64_t offset() const { return d_.displs[static_cast<std::size_t>(rank_)]; }
   int rank() const { return rank_; }
+  // This rank's item ids, in the order of its block: [offset, offset + count) unless the layout is any.
+  const std::vector<std::int64_t>& item_ids() const { return d_.item_ids; }
   MPI_Comm comm() const { return comm_; }      // hetlb's duplicate
   MPI_Comm parent() const { return d_.comm; }  // the communicator it was created on
   bool valid() const { return comm_ != MPI_COMM_NULL; }
