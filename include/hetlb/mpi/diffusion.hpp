@@ -71,6 +71,11 @@ struct DiffusionOptions {
   std::string speeds_file;
   double speed_time_constant = 3;  // measured speeds: the smoothing's time constant, in iterations
   double speed_hysteresis = 0.1;   // measured speeds: the speed used changes when the estimate departs by more
+  // Measured speeds, robust start and changes (docs/runtime.md, "Speeds"): the estimate is the median of
+  // the first `speed_window` samples (1: the first sample as it is), and `speed_confirm` consecutive
+  // samples beyond a factor 2 of it are a new speed, taken at once (0: never; the smoothing alone).
+  long speed_window = 3;
+  long speed_confirm = 3;
 };
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
 // this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes

@@ -61,6 +61,10 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
                                      o.speed_time_constant));
     if (o.sync_interval < 1)
       throw hetlb::Error(fmt::format("sync_interval = {}: expected at least 1 iteration", o.sync_interval));
+    if (o.speed_window < 1)
+      throw hetlb::Error(fmt::format("speed_window = {}: expected at least 1 sample", o.speed_window));
+    if (o.speed_confirm < 0)
+      throw hetlb::Error(fmt::format("speed_confirm = {}: expected 0 (never) or a number of samples", o.speed_confirm));
     if (o.bulk_synchronous && o.wait_for_load)
       throw hetlb::Error("wait_for_load with bulk_synchronous: expected one of them (a bulk-synchronous rank never "
                          "waits for load)");
@@ -74,7 +78,9 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
 
 DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std::size_t item_bytes,
                                    ItemCallbacks callbacks, bool application_items)
-    : store(application_items ? 0 : item_bytes, callbacks), options(o), estimator_(o.speed_time_constant, o.speed_hysteresis) {
+    : store(application_items ? 0 : item_bytes, callbacks),
+      options(o),
+      estimator_(o.speed_time_constant, o.speed_hysteresis, o.speed_window, o.speed_confirm) {
   check_options(o, item_bytes, application_items, callbacks, strategy_, comm, options.speeds);
   check_same_options(o, item_bytes, application_items, comm);
   hood = make_neighbourhood(comm, o.topology, o.use_comm_graph);
