@@ -74,6 +74,7 @@ struct DiffusionOptions {
   // Measured speeds, robust start and changes (docs/runtime.md, "Speeds"): the estimate is the median of
   // the first `speed_window` samples (1: the first sample as it is), and `speed_confirm` consecutive
   // samples beyond a factor 2 of it are a new speed, taken at once (0: never; the smoothing alone).
+  // Convergence is declared only once every rank has `speed_window` samples.
   long speed_window = 3;
   long speed_confirm = 3;
 };

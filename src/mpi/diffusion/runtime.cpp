@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -155,6 +156,7 @@ void DiffusionRuntime::start() {
                  diffusion::Estimates::accounted, diffusion::parse_balance(options.balance),
                  given_speed_ > 0 ? given_speed_ : 1.0);
   initial_target();
+  shares_known_ = !(by_time() && given_speed_ == 0);
   tracker_.emplace(1, 1.0, options.iterations, options.tolerance);  // on load / target
   MPI_Barrier(hood.graph);
   t0_ = now();
@@ -248,7 +250,9 @@ void DiffusionRuntime::record_iteration(double compute_seconds) {
     if (by_time() && estimator_.known()) state_->set_speed(estimator_.speed());
   }
   const bool was = tracker_->converged(0);
-  tracker_->record(0, relative(iteration_load_), t - t0_);
+  // Measured speeds: no convergence before every rank's share is known (a balanced count of items is
+  // not a balanced time while the speeds are unknown).
+  tracker_->record(0, shares_known_ ? relative(iteration_load_) : std::numeric_limits<double>::infinity(), t - t0_);
   if (!tracker_->converged(0)) {
     converged_at_ = -1;
     hold_ = false;

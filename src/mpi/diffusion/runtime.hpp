@@ -140,6 +140,9 @@ class DiffusionRuntime {
   double given_speed_ = 0;  // options.speeds[rank] (0: measured)
   double target_ = 0;       // this rank's convergence target (items)
   double contributed_speed_ = 0;
+  // Every rank's share is known: given speeds, balance by load, or every measured speed trusted by one
+  // wave (speed_target.cpp). Iterations before count as out of the band.
+  bool shares_known_ = true;
 
   std::mutex mutex_;
   std::condition_variable data_cv_;
