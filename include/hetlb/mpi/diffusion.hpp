@@ -51,8 +51,10 @@ struct DiffusionOptions {
   // contribute to a non-blocking sum whose result all of them apply `sync_interval` calls later: the
   // run ends at the same call on every rank, and items move only at such calls (a neighbour exchange
   // completed inside the call), so between two calls every item is held by exactly one rank.
+  // 0 (the default): adaptive, every call while some rank is out of its band or owes items, doubling up
+  // to sync_interval_max once all are in band.
   bool bulk_synchronous = false;
-  long sync_interval = 4;
+  long sync_interval = 0;
   // Asynchronous mode: iteration_done() waits while the rank holds nothing until items arrive (the
   // papers' idle time). Off by default: a rank without items returns at once.
   bool wait_for_load = false;
@@ -77,6 +79,9 @@ struct DiffusionOptions {
   // Convergence is declared only once every rank has `speed_window` samples.
   long speed_window = 3;
   long speed_confirm = 3;
+  // Bulk-synchronous mode with sync_interval = 0 (adaptive): the longest interval between agreement
+  // calls once every rank is in its band (the interval doubles from 1 up to it).
+  long sync_interval_max = 8;
 };
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
 // this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes

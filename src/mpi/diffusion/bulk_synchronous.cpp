@@ -1,9 +1,11 @@
 // Bulk-synchronous mode of the diffusion runtime (docs/runtime.md, "End of the run"): the iteration
-// count is the clock. Every `sync_interval` calls of iteration_done() (an agreement call) each rank
+// count is the clock. At agreement calls of iteration_done() (every call while something is to be done,
+// backing off to every sync_interval_max once calm; or every `sync_interval` as set) each rank
 // contributes to a non-blocking sum over all ranks (the tree sum of the termination waves) of
 // (ranks not converged, ranks with whole items owed to a neighbour, ranks past the time limit, ranks out
 // of their band, ranks owing something: handover_rule.hpp); every
-// rank applies that result at the next agreement call, `sync_interval` calls later:
+// rank applies that result at the next agreement call, whose date every rank computes from the same
+// results (next_sync_interval, handover_rule.hpp):
 //  - end: every rank converged (with end_on_convergence), or one past the time limit: every rank
 //    returns false from the same call;
 //  - hand-over: some rank owes whole items, or some rank is out of its band while some rank owes a part
@@ -129,7 +131,7 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
 bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
   ++calls_;
   if (!threaded) poll();
-  if (calls_ % options.sync_interval == 0) {
+  if (calls_ >= next_agreement_) {
     bsp_complete_wave(lock);
     update_target();
     const bool converged_everywhere = wave_out_[0] == 0 && options.end_on_convergence;
@@ -138,7 +140,11 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
       take_in();
       return false;
     }
-    if (handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4])) handover(lock);
+    const bool hand_over = handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4]);
+    if (hand_over) handover(lock);
+    const bool calm = !hand_over && wave_out_[3] == 0 && wave_out_[4] == 0 && shares_known_;
+    sync_interval_ = next_sync_interval(sync_interval_, options.sync_interval, options.sync_interval_max, calm);
+    next_agreement_ = calls_ + sync_interval_;
     begin_iteration();
     bsp_start_wave();
     return true;

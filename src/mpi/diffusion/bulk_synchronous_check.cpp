@@ -14,6 +14,7 @@
 // band to converge, --tolerance T) rank r's computing takes items x 40 us / speed_r (slept, and passed to
 // iteration_done(seconds)); checked at the end: the fastest rank holds at least 1.5 times the items
 // of the slowest (a run that converged before measuring would end with equal counts).
+// With --moved-by N (single loaded rank): rank 0 must have handed items over by iteration N.
 // Misuse: --skip R:N, rank R skips its iteration_done() call of iteration N; --extra R:N, it calls twice.
 // The runtime must then end the job with one line naming the ranks and the calls (it used to hang).
 #include <algorithm>
@@ -45,7 +46,7 @@ int fail(int rank, long iteration, const std::string& what) {
 
 int main(int argc, char** argv) {
   std::string initial = "single", progress = "calls", collective = "allreduce", speeds_text;
-  long stop_at = 0, iterations = 5, misuse_rank = -1, misuse_at = 0;
+  long stop_at = 0, iterations = 5, misuse_rank = -1, misuse_at = 0, moved_by = 0;
   double tolerance = 0.01;
   bool extra = false;
   unsigned seed = 1;
@@ -58,6 +59,7 @@ int main(int argc, char** argv) {
     else if (a == "--seed") seed = static_cast<unsigned>(std::atoi(v.c_str()));
     else if (a == "--speeds") speeds_text = v;
     else if (a == "--iterations") iterations = std::atol(v.c_str());
+    else if (a == "--moved-by") moved_by = std::atol(v.c_str());
     else if (a == "--tolerance") tolerance = std::atof(v.c_str());
     else if (a == "--skip" || a == "--extra") {
       extra = a == "--extra";
@@ -131,6 +133,8 @@ int main(int argc, char** argv) {
       else
         running = speeds.empty() ? lb.iteration_done() : lb.iteration_done(seconds);
       if (stop_at > 0 && iteration == stop_at) running = false;
+      if (rank == 0 && iteration == moved_by && lb.size() == counts[0])
+        return fail(rank, iteration, "no item handed over yet (--moved-by)");
       if (collective == "allreduce") {
         // The items held after the call (some may have moved in it).
         std::uint64_t mine[4] = {lb.size(), 0, 0, running ? 1u : 0u}, all[4];

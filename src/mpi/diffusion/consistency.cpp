@@ -56,6 +56,7 @@ std::vector<std::pair<std::string, std::string>> option_fields(const DiffusionOp
           {"speeds_file", o.speeds_file},
           {"speed_window", fmt::format("{}", o.speed_window)},
           {"speed_confirm", fmt::format("{}", o.speed_confirm)},
+          {"sync_interval_max", fmt::format("{}", o.sync_interval_max)},
           {"items", application_items ? "application (pack/unpack)" : fmt::format("{} bytes", item_bytes)}};
 }
 

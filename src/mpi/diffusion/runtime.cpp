@@ -60,8 +60,11 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
     if (!(o.speed_time_constant > 0) || !std::isfinite(o.speed_time_constant))
       throw hetlb::Error(fmt::format("speed_time_constant = {}: expected a positive number of iterations",
                                      o.speed_time_constant));
-    if (o.sync_interval < 1)
-      throw hetlb::Error(fmt::format("sync_interval = {}: expected at least 1 iteration", o.sync_interval));
+    if (o.sync_interval < 0)
+      throw hetlb::Error(fmt::format("sync_interval = {}: expected 0 (adaptive) or at least 1 iteration",
+                                     o.sync_interval));
+    if (o.sync_interval_max < 1)
+      throw hetlb::Error(fmt::format("sync_interval_max = {}: expected at least 1 iteration", o.sync_interval_max));
     if (o.speed_window < 1)
       throw hetlb::Error(fmt::format("speed_window = {}: expected at least 1 sample", o.speed_window));
     if (o.speed_confirm < 0)
@@ -164,7 +167,11 @@ void DiffusionRuntime::start() {
   next_wave_ = t0_ + options.min_balancing_period;
   started_ = true;
   begin_iteration();
-  if (options.bulk_synchronous) bsp_start_wave();
+  if (options.bulk_synchronous) {
+    sync_interval_ = options.sync_interval > 0 ? options.sync_interval : 1;
+    next_agreement_ = sync_interval_;
+    bsp_start_wave();
+  }
   if (threaded) thread_ = std::thread([this] { thread_loop(); });
 }
 

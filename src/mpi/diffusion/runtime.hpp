@@ -133,6 +133,8 @@ class DiffusionRuntime {
   // Bulk-synchronous mode: iteration_done() calls so far; the wave started at the last agreement call
   // (its result applied at the next one).
   long long calls_ = 0;
+  long sync_interval_ = 1;         // calls from the last agreement call to the next
+  long long next_agreement_ = 1;   // the call count of the next agreement call
   bool wave_ready_ = false;
   long long handovers_ = 0;
 
