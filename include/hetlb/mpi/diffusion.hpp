@@ -82,6 +82,12 @@ struct DiffusionOptions {
   // Bulk-synchronous mode with sync_interval = 0 (adaptive): the longest interval between agreement
   // calls once every rank is in its band (the interval doubles from 1 up to it).
   long sync_interval_max = 8;
+  // Bulk-synchronous mode: a wait inside iteration_done() for the other ranks that lasts longer than this
+  // (s) means a rank skipped or added a call, or stopped calling: every rank fails with one line on
+  // stderr (MPI_Abort) instead of hanging. 0: automatic, max(1 s, 10 x the longest time between two
+  // calls of this rank so far), from the 4th call on; < 0: never. Past time_limit a wait of max(1 s,
+  // 2 x that time) ends the job whatever this is, so a time-limited run ends.
+  double stall_timeout = 0;
 };
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
 // this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes

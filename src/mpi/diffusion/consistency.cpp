@@ -57,6 +57,7 @@ std::vector<std::pair<std::string, std::string>> option_fields(const DiffusionOp
           {"speed_window", fmt::format("{}", o.speed_window)},
           {"speed_confirm", fmt::format("{}", o.speed_confirm)},
           {"sync_interval_max", fmt::format("{}", o.sync_interval_max)},
+          {"stall_timeout", text(o.stall_timeout)},
           {"items", application_items ? "application (pack/unpack)" : fmt::format("{} bytes", item_bytes)}};
 }
 

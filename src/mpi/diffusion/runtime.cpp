@@ -69,6 +69,8 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
       throw hetlb::Error(fmt::format("speed_window = {}: expected at least 1 sample", o.speed_window));
     if (o.speed_confirm < 0)
       throw hetlb::Error(fmt::format("speed_confirm = {}: expected 0 (never) or a number of samples", o.speed_confirm));
+    if (std::isnan(o.stall_timeout))
+      throw hetlb::Error("stall_timeout = nan: expected seconds (0: automatic, < 0: never)");
     if (o.bulk_synchronous && o.wait_for_load)
       throw hetlb::Error("wait_for_load with bulk_synchronous: expected one of them (a bulk-synchronous rank never "
                          "waits for load)");
@@ -169,6 +171,7 @@ void DiffusionRuntime::start() {
   begin_iteration();
   if (options.bulk_synchronous) {
     sync_interval_ = options.sync_interval > 0 ? options.sync_interval : 1;
+    stall_.start(t0_);
     next_agreement_ = sync_interval_;
     bsp_start_wave();
   }
