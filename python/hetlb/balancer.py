@@ -63,7 +63,7 @@ class Balancer:
     ``progress_thread=False`` ("calls"), ``wait_for_load`` on in the asynchronous mode), else the C++
     runtime's (``iterations=20`` consecutive iterations within ``tolerance=0.01`` of the share to
     converge, ``time_limit=0``: none, ``min_balancing_period=1e-3`` s, ``min_computing_period=0``,
-    ``sync_interval=4``, ``end_on_convergence=True``):
+    ``sync_interval=0``: adaptive, ``end_on_convergence=True``):
 
     - ``topology``: line, ring, torus, hypercube, complete, an edge-list file, or "auto" (a torus where
       the rank count fits one, else a ring);
@@ -86,7 +86,7 @@ class Balancer:
                  tolerance: float = 0.01, time_limit: float = 0.0, min_balancing_period: float = 1e-3,
                  min_computing_period: float = 0.0, progress_thread: bool = False,
                  wait_for_load: Optional[bool] = None, end_on_convergence: bool = True,
-                 sync_interval: int = 4) -> None:
+                 sync_interval: int = 0) -> None:
         layout = None
         local: dict = {}
 

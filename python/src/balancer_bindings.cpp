@@ -34,7 +34,7 @@ struct BalancerOptions {
   bool virtual_load = false, integer = false, bulk_synchronous = false, progress_thread = false;
   bool wait_for_load = false, end_on_convergence = true;
   std::vector<double> speeds;
-  long iterations = 20, sync_interval = 4;
+  long iterations = 20, sync_interval = 0;
   double tolerance = 0.01, time_limit = 0, min_balancing_period = 1e-3, min_computing_period = 0;
 };
 

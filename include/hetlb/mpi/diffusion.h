@@ -40,7 +40,8 @@ typedef struct hetlb_diffusion_options {
   /* Bulk-synchronous mode: every rank calls iteration_done the same number of times; the run ends at
    * the same call everywhere and items move only inside agreed calls (docs/runtime.md). */
   int bulk_synchronous;
-  long sync_interval;             /* calls between a contribution to the agreement and its result (4) */
+  long sync_interval;             /* calls between a contribution to the agreement and its result; 0: adaptive
+                                     (every call while out of band, up to 8 once in band; the default) */
   int wait_for_load;              /* asynchronous mode: iteration_done waits while holding nothing (0) */
   int end_on_convergence;         /* 0: only stop() or time_limit end the run (1) */
   const char* balance;            /* "time" (load / speed) or "load"; NULL: time */

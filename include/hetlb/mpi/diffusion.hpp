@@ -51,8 +51,10 @@ struct DiffusionOptions {
   // contribute to a non-blocking sum whose result all of them apply `sync_interval` calls later: the
   // run ends at the same call on every rank, and items move only at such calls (a neighbour exchange
   // completed inside the call), so between two calls every item is held by exactly one rank.
+  // 0 (the default): adaptive, every call while some rank is out of its band or owes items, doubling up
+  // to sync_interval_max once all are in band.
   bool bulk_synchronous = false;
-  long sync_interval = 4;
+  long sync_interval = 0;
   // Asynchronous mode: iteration_done() waits while the rank holds nothing until items arrive (the
   // papers' idle time). Off by default: a rank without items returns at once.
   bool wait_for_load = false;
@@ -71,6 +73,21 @@ struct DiffusionOptions {
   std::string speeds_file;
   double speed_time_constant = 3;  // measured speeds: the smoothing's time constant, in iterations
   double speed_hysteresis = 0.1;   // measured speeds: the speed used changes when the estimate departs by more
+  // Measured speeds, robust start and changes (docs/runtime.md, "Speeds"): the estimate is the median of
+  // the first `speed_window` samples (1: the first sample as it is), and `speed_confirm` consecutive
+  // samples beyond a factor 2 of it are a new speed, taken at once (0: never; the smoothing alone).
+  // Convergence is declared only once every rank has `speed_window` samples.
+  long speed_window = 3;
+  long speed_confirm = 3;
+  // Bulk-synchronous mode with sync_interval = 0 (adaptive): the longest interval between agreement
+  // calls once every rank is in its band (the interval doubles from 1 up to it).
+  long sync_interval_max = 8;
+  // Bulk-synchronous mode: a wait inside iteration_done() for the other ranks that lasts longer than this
+  // (s) means a rank skipped or added a call, or stopped calling: every rank fails with one line on
+  // stderr (MPI_Abort) instead of hanging. 0: automatic, max(1 s, 10 x the longest time between two
+  // calls of this rank so far), from the 4th call on; < 0: never. Past time_limit a wait of max(1 s,
+  // 2 x that time) ends the job whatever this is, so a time-limited run ends.
+  double stall_timeout = 0;
 };
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
 // this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes

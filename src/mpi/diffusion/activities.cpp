@@ -236,9 +236,12 @@ void DiffusionRuntime::finish() {
     MPI_Isend(&out[2 * p], 2, MPI_LONG_LONG, hood.neighbours[p], kTag + 1, term_, &requests[degree + p]);
   }
   // Receiving while waiting: a neighbour's synchronous-mode data send could otherwise block it.
+  const double since = now();
   for (int all = 0; !all;) {
     receive_all();
     MPI_Testall(static_cast<int>(requests.size()), requests.data(), &all, MPI_STATUSES_IGNORE);
+    if (!all && options.bulk_synchronous)  // a rank out of step never comes (bulk_synchronous.cpp)
+      bsp_check_stall(since, "rank(s) " + pending_neighbours(requests) + " in the closing exchange");
   }
   complete_receives(true);
   for (std::size_t p = 0; p < degree; ++p) {

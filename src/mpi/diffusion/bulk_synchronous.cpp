@@ -1,9 +1,11 @@
 // Bulk-synchronous mode of the diffusion runtime (docs/runtime.md, "End of the run"): the iteration
-// count is the clock. Every `sync_interval` calls of iteration_done() (an agreement call) each rank
+// count is the clock. At agreement calls of iteration_done() (every call while something is to be done,
+// backing off to every sync_interval_max once calm; or every `sync_interval` as set) each rank
 // contributes to a non-blocking sum over all ranks (the tree sum of the termination waves) of
 // (ranks not converged, ranks with whole items owed to a neighbour, ranks past the time limit, ranks out
 // of their band, ranks owing something: handover_rule.hpp); every
-// rank applies that result at the next agreement call, `sync_interval` calls later:
+// rank applies that result at the next agreement call, whose date every rank computes from the same
+// results (next_sync_interval, handover_rule.hpp):
 //  - end: every rank converged (with end_on_convergence), or one past the time limit: every rank
 //    returns false from the same call;
 //  - hand-over: some rank owes whole items, or some rank is out of its band while some rank owes a part
@@ -16,7 +18,11 @@
 // until the other ranks reach that call, which a program with a collective every step waits anyway.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <string>
+
+#include <fmt/format.h>
 
 #include "clock.hpp"
 #include "handover_rule.hpp"
@@ -40,7 +46,44 @@ void DiffusionRuntime::bsp_start_wave() {
   contribute_speed();
   wave_ready_ = false;
   wave_.start(wave_in_);
+  previous_wave_call_ = wave_call_;
+  wave_call_ = calls_;
   ++waves_started_;
+}
+
+// The ranks of the neighbour slots whose request (of `requests`, one per slot) has not completed.
+std::string DiffusionRuntime::pending_neighbours(const std::vector<MPI_Request>& requests) const {
+  std::string names;
+  for (std::size_t p = 0; p < hood.neighbours.size() && p < requests.size(); ++p) {
+    int done = 1;
+    if (requests[p] != MPI_REQUEST_NULL) MPI_Request_get_status(requests[p], &done, MPI_STATUS_IGNORE);
+    if (!done) names += (names.empty() ? "" : ", ") + std::to_string(hood.neighbours[p]);
+  }
+  return names;
+}
+
+// A wait for the other ranks inside a call, begun at `since`, that has lasted past the stall limit
+// (stall_watch.hpp): the job cannot go on, since the rank out of step waits in the program's own MPI
+// call. One line on stderr, and every rank ends (MPI_Abort) instead of hanging. `slack` lengthens the
+// limit for waits that are only consequences of another's (so that the line naming the rank out of
+// step comes first).
+void DiffusionRuntime::bsp_check_stall(double since, const std::string& waiting_for, double slack) {
+  const double t = now();
+  const bool past = options.time_limit > 0 && t - t0_ >= options.time_limit;
+  if (t - since <= stall_.limit(options.stall_timeout, past) + slack) return;
+  std::fprintf(stderr,
+               "hetlb: rank %d: bulk-synchronous iteration_done() call %lld waited %.1f s for %s%s; every rank must "
+               "call iteration_done() the same number of times (a rank skipped or added a call, or stopped "
+               "calling it): aborting\n",
+               rank_, calls_, t - since, waiting_for.c_str(), past ? ", past the time limit" : "");
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+// Which calls the ranks that have not reached this one have made: at least the last agreement's.
+std::string DiffusionRuntime::calls_made_text() const {
+  return wave_call_ + 1 == calls_ ? fmt::format("{} calls", wave_call_)
+                                  : fmt::format("{} to {} calls", wave_call_, calls_ - 1);
 }
 
 // A short pause while waiting for other ranks (the machine may have fewer cores than ranks).
@@ -51,10 +94,20 @@ void DiffusionRuntime::wait_a_little(std::unique_lock<std::mutex>& lock) {
 }
 
 void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
+  const double since = now();
   while (!wave_ready_) {
     if (!threaded) poll();  // receiving and balancing go on; poll() moves the sum on
     if (!wave_ready_ && wave_.active() && wave_.test(wave_out_)) wave_ready_ = true;
-    if (!wave_ready_) wait_a_little(lock);
+    if (wave_ready_) break;
+    const std::vector<int> late = wave_.waiting_for();
+    std::string names;
+    for (int r : late) names += (names.empty() ? "" : ", ") + std::to_string(r);
+    // Waiting for the parent's result is mostly a consequence of a wait further up: slack.
+    bsp_check_stall(since,
+                    fmt::format("rank(s) {} to pass on the agreement sum of call {} (every rank made at least {} "
+                                "calls)", names.empty() ? "?" : names, wave_call_, previous_wave_call_),
+                    !late.empty() && late.front() < rank_ ? 0.5 : 0.0);
+    wait_a_little(lock);
   }
   wave_ready_ = false;
 }
@@ -79,10 +132,13 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
     MPI_Irecv(&owed_to_me[p], 1, MPI_DOUBLE, hood.neighbours[p], kCountTag, data_, &count_requests[p]);
     MPI_Isend(&owe[p], 1, MPI_DOUBLE, hood.neighbours[p], kCountTag, data_, &count_requests[degree + p]);
   }
+  const double since = now();
   for (int done = 0;;) {
     MPI_Testall(static_cast<int>(count_requests.size()), count_requests.data(), &done, MPI_STATUSES_IGNORE);
     if (done) break;
     if (!threaded) poll();
+    bsp_check_stall(since, fmt::format("rank(s) {} in the hand-over (they made {} and not call {})",
+                                       pending_neighbours(count_requests), calls_made_text(), calls_));
     wait_a_little(lock);
   }
   for (std::size_t p = 0; p < degree; ++p) {
@@ -98,6 +154,7 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
     send(data_, static_cast<int>(p), std::move(bytes));
   }
   std::vector<char> got(degree, 0);
+  const double data_since = now();
   for (std::size_t left = degree; left > 0;) {
     bool any = false;
     for (std::size_t p = 0; p < degree; ++p) {
@@ -119,7 +176,14 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
     }
     if (left == 0) break;
     if (!threaded) poll();
-    if (!any) wait_a_little(lock);
+    if (!any) {
+      std::string names;
+      for (std::size_t p = 0; p < degree; ++p)
+        if (!got[p]) names += (names.empty() ? "" : ", ") + std::to_string(hood.neighbours[p]);
+      bsp_check_stall(data_since, fmt::format("rank(s) {} in the hand-over, for their items (they wait themselves)",
+                                              names), 0.5);
+      wait_a_little(lock);
+    }
   }
   take_in();
   reap();
@@ -128,8 +192,9 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
 
 bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
   ++calls_;
+  stall_.call(now());
   if (!threaded) poll();
-  if (calls_ % options.sync_interval == 0) {
+  if (calls_ >= next_agreement_) {
     bsp_complete_wave(lock);
     update_target();
     const bool converged_everywhere = wave_out_[0] == 0 && options.end_on_convergence;
@@ -138,7 +203,11 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
       take_in();
       return false;
     }
-    if (handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4])) handover(lock);
+    const bool hand_over = handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4]);
+    if (hand_over) handover(lock);
+    const bool calm = !hand_over && wave_out_[3] == 0 && wave_out_[4] == 0 && shares_known_;
+    sync_interval_ = next_sync_interval(sync_interval_, options.sync_interval, options.sync_interval_max, calm);
+    next_agreement_ = calls_ + sync_interval_;
     begin_iteration();
     bsp_start_wave();
     return true;

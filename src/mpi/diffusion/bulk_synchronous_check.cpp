@@ -10,6 +10,14 @@
 // ranks that ended at different iterations, would hang in the collective: the test runs under a timeout.
 // With --stop-at N the program ends the run itself: convergence does not end it, and every rank calls
 // stop() after iteration N (its own collective carries the decision). Exit 0 when every check passes.
+// With --speeds a,b,c,d (balanced by time, speeds measured, 60 items per rank, --iterations N in the
+// band to converge, --tolerance T) rank r's computing takes items x 40 us / speed_r (slept, and passed to
+// iteration_done(seconds)); checked at the end: the fastest rank holds at least 1.5 times the items
+// of the slowest (a run that converged before measuring would end with equal counts).
+// With --moved-by N (single loaded rank): rank 0 must have handed items over by iteration N.
+// Misuse: --skip R:N, rank R skips its iteration_done() call of iteration N; --extra R:N, it calls twice.
+// The runtime must then end the job with one line naming the ranks and the calls (it used to hang).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -37,8 +45,10 @@ int fail(int rank, long iteration, const std::string& what) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string initial = "single", progress = "calls", collective = "allreduce";
-  long stop_at = 0;
+  std::string initial = "single", progress = "calls", collective = "allreduce", speeds_text;
+  long stop_at = 0, iterations = 5, misuse_rank = -1, misuse_at = 0, moved_by = 0;
+  double tolerance = 0.01;
+  bool extra = false;
   unsigned seed = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
@@ -47,6 +57,21 @@ int main(int argc, char** argv) {
     else if (a == "--collective") collective = v;
     else if (a == "--stop-at") stop_at = std::atol(v.c_str());
     else if (a == "--seed") seed = static_cast<unsigned>(std::atoi(v.c_str()));
+    else if (a == "--speeds") speeds_text = v;
+    else if (a == "--iterations") iterations = std::atol(v.c_str());
+    else if (a == "--moved-by") moved_by = std::atol(v.c_str());
+    else if (a == "--tolerance") tolerance = std::atof(v.c_str());
+    else if (a == "--skip" || a == "--extra") {
+      extra = a == "--extra";
+      misuse_rank = std::atol(v.c_str());
+      misuse_at = std::atol(v.substr(v.find(':') + 1).c_str());
+    }
+  }
+  std::vector<double> speeds;  // emulated, not told to the runtime
+  for (std::size_t at = 0; !speeds_text.empty() && at != std::string::npos;) {
+    speeds.push_back(std::atof(speeds_text.c_str() + at));
+    at = speeds_text.find(',', at);
+    if (at != std::string::npos) ++at;
   }
   int provided = 0;
   MPI_Init_thread(&argc, &argv, progress == "thread" ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
@@ -58,7 +83,8 @@ int main(int argc, char** argv) {
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(size), 0);
   std::mt19937 draw(seed);
   for (int r = 0; r < size; ++r)
-    counts[static_cast<std::size_t>(r)] = initial == "single" ? (r == 0 ? 60u * static_cast<unsigned>(size) : 0u)
+    counts[static_cast<std::size_t>(r)] = initial == "single"  ? (r == 0 ? 60u * static_cast<unsigned>(size) : 0u)
+                                          : initial == "equal" ? 60u
                                                                : draw() % 120;
   std::uint64_t total = 0, first = 0;
   for (int r = 0; r < size; ++r) {
@@ -69,9 +95,10 @@ int main(int argc, char** argv) {
   hetlb::mpi::DiffusionOptions o;  // topology "auto": a torus on 4 ranks
   o.bulk_synchronous = true;
   o.progress_thread = progress == "thread";
-  o.balance = "load";
+  o.balance = speeds.empty() ? "load" : "time";
   o.integer = true;
-  o.iterations = 5;
+  o.iterations = iterations;
+  o.tolerance = tolerance;
   o.min_balancing_period = 0.002;
   o.time_limit = 30;
   o.end_on_convergence = stop_at == 0;
@@ -92,9 +119,22 @@ int main(int argc, char** argv) {
         if (item->id != lb.id(i) || item->square != item->id * item->id) return fail(rank, iteration, "payload differs");
         ++item->processed;
       }
-      std::this_thread::sleep_for(std::chrono::microseconds(300));  // the iteration's computing, emulated
-      running = lb.iteration_done();
+      const double t0 = MPI_Wtime();
+      if (speeds.empty())
+        std::this_thread::sleep_for(std::chrono::microseconds(300));  // the iteration's computing, emulated
+      else if (lb.size() > 0)
+        std::this_thread::sleep_for(std::chrono::duration<double>(
+            40e-6 * static_cast<double>(lb.size()) / speeds.at(static_cast<std::size_t>(rank))));
+      const double seconds = MPI_Wtime() - t0;
+      const bool misused = rank == misuse_rank && iteration == misuse_at;
+      if (misused && extra) lb.iteration_done();
+      if (misused && !extra)
+        running = true;
+      else
+        running = speeds.empty() ? lb.iteration_done() : lb.iteration_done(seconds);
       if (stop_at > 0 && iteration == stop_at) running = false;
+      if (rank == 0 && iteration == moved_by && lb.size() == counts[0])
+        return fail(rank, iteration, "no item handed over yet (--moved-by)");
       if (collective == "allreduce") {
         // The items held after the call (some may have moved in it).
         std::uint64_t mine[4] = {lb.size(), 0, 0, running ? 1u : 0u}, all[4];
@@ -154,6 +194,17 @@ int main(int argc, char** argv) {
     if (stop_at == 0 && !m.converged) code = fail(rank, iteration, "ended without converging (time limit?)");
     if (stop_at > 0 && iteration != stop_at) code = fail(rank, iteration, "did not stop at --stop-at");
     if (initial == "single" && size > 1 && !(m.data_transfer_amount > 0)) code = fail(rank, iteration, "no item moved");
+    if (!speeds.empty()) {  // the fastest rank holds more than the slowest
+      const double n = static_cast<double>(lb.size());
+      const int fastest = static_cast<int>(std::max_element(speeds.begin(), speeds.end()) - speeds.begin());
+      const int slowest = static_cast<int>(std::min_element(speeds.begin(), speeds.end()) - speeds.begin());
+      double held[2] = {0, 0};  // items of the slowest, of the fastest
+      const double own[2] = {rank == slowest ? n : 0, rank == fastest ? n : 0};
+      MPI_Allreduce(own, held, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+      if (rank == 0) std::printf("bsp-check: items of the slowest rank %.0f, of the fastest %.0f\n", held[0], held[1]);
+      if (!(held[1] >= 1.5 * held[0]))
+        code = fail(rank, iteration, "the fastest rank does not hold 1.5 times the items of the slowest");
+    }
   }
   MPI_Finalize();
   return code;

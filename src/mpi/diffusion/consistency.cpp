@@ -54,6 +54,10 @@ std::vector<std::pair<std::string, std::string>> option_fields(const DiffusionOp
           {"speed_time_constant", text(o.speed_time_constant)},
           {"speed_hysteresis", text(o.speed_hysteresis)},
           {"speeds_file", o.speeds_file},
+          {"speed_window", fmt::format("{}", o.speed_window)},
+          {"speed_confirm", fmt::format("{}", o.speed_confirm)},
+          {"sync_interval_max", fmt::format("{}", o.sync_interval_max)},
+          {"stall_timeout", text(o.stall_timeout)},
           {"items", application_items ? "application (pack/unpack)" : fmt::format("{} bytes", item_bytes)}};
 }
 

@@ -2,6 +2,7 @@
 // each rank votes at every agreement call, the votes are summed over all ranks, and every rank applies
 // the same sum. Pure (no MPI), so the rule is unit-tested on NodeState values (handover_rule_test.cpp).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <vector>
 
@@ -34,6 +35,16 @@ inline HandoverVote handover_vote(const diffusion::NodeState& state, bool in_ban
 // loads, and the rank owing may be in its band while the one it owes is not, so neither alone sees it.
 inline bool handover_agreed(double owing_whole, double out_of_band, double owing_part) {
   return owing_whole > 0 || (out_of_band > 0 && owing_part > 0);
+}
+
+// Calls until the next agreement, decided from the same sums on every rank. `fixed` > 0: that many
+// (sync_interval as set). 0, adaptive: 1 while anything is to be done (a hand-over now, a rank out of
+// its band or owing something, the shares not known yet), so items move at the call after a decision;
+// once all is calm the interval doubles up to `longest`, so that a balanced run pays a wait on the sum
+// every `longest` calls only (the classical exponential back-off).
+inline long next_sync_interval(long current, long fixed, long longest, bool calm) {
+  if (fixed > 0) return fixed;
+  return calm ? std::min(2 * std::max(1L, current), std::max(1L, longest)) : 1;
 }
 
 }  // namespace hetlb::mpi::detail

@@ -4,6 +4,8 @@
 // only whole items never hands over, the quarter is never released, and the run never converges.
 #include "handover_rule.hpp"
 
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "hetlb/diffusion/convergence.hpp"
@@ -60,6 +62,20 @@ TEST(HandoverRule, AgreedOnlyWhenAReleaseCanMoveLoad) {
   EXPECT_FALSE(handover_agreed(0, 0, 3));  // every rank in its band: parts can wait
   EXPECT_FALSE(handover_agreed(0, 2, 0));  // nothing owed: a hand-over would move nothing
   EXPECT_TRUE(handover_agreed(0, 1, 1));
+}
+
+// The adaptive cadence: every call while anything is to be done, so nothing waits for an 8th call; then
+// 2, 4, 8, 8 once calm; a set sync_interval stays as set.
+TEST(HandoverRule, AdaptiveCadenceAgreesAtEveryCallUntilCalmThenBacksOff) {
+  EXPECT_EQ(next_sync_interval(1, 0, 8, false), 1);
+  EXPECT_EQ(next_sync_interval(8, 0, 8, false), 1);  // a rank leaves its band: back to every call
+  long interval = 1;
+  std::vector<long> seen;
+  for (int i = 0; i < 5; ++i) seen.push_back(interval = next_sync_interval(interval, 0, 8, true));
+  EXPECT_EQ(seen, (std::vector<long>{2, 4, 8, 8, 8}));
+  EXPECT_EQ(next_sync_interval(1, 4, 8, false), 4);
+  EXPECT_EQ(next_sync_interval(4, 4, 8, true), 4);
+  EXPECT_EQ(next_sync_interval(1, 0, 1, true), 1);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -59,8 +60,17 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
     if (!(o.speed_time_constant > 0) || !std::isfinite(o.speed_time_constant))
       throw hetlb::Error(fmt::format("speed_time_constant = {}: expected a positive number of iterations",
                                      o.speed_time_constant));
-    if (o.sync_interval < 1)
-      throw hetlb::Error(fmt::format("sync_interval = {}: expected at least 1 iteration", o.sync_interval));
+    if (o.sync_interval < 0)
+      throw hetlb::Error(fmt::format("sync_interval = {}: expected 0 (adaptive) or at least 1 iteration",
+                                     o.sync_interval));
+    if (o.sync_interval_max < 1)
+      throw hetlb::Error(fmt::format("sync_interval_max = {}: expected at least 1 iteration", o.sync_interval_max));
+    if (o.speed_window < 1)
+      throw hetlb::Error(fmt::format("speed_window = {}: expected at least 1 sample", o.speed_window));
+    if (o.speed_confirm < 0)
+      throw hetlb::Error(fmt::format("speed_confirm = {}: expected 0 (never) or a number of samples", o.speed_confirm));
+    if (std::isnan(o.stall_timeout))
+      throw hetlb::Error("stall_timeout = nan: expected seconds (0: automatic, < 0: never)");
     if (o.bulk_synchronous && o.wait_for_load)
       throw hetlb::Error("wait_for_load with bulk_synchronous: expected one of them (a bulk-synchronous rank never "
                          "waits for load)");
@@ -74,7 +84,9 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
 
 DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std::size_t item_bytes,
                                    ItemCallbacks callbacks, bool application_items)
-    : store(application_items ? 0 : item_bytes, callbacks), options(o), estimator_(o.speed_time_constant, o.speed_hysteresis) {
+    : store(application_items ? 0 : item_bytes, callbacks),
+      options(o),
+      estimator_(o.speed_time_constant, o.speed_hysteresis, o.speed_window, o.speed_confirm) {
   check_options(o, item_bytes, application_items, callbacks, strategy_, comm, options.speeds);
   check_same_options(o, item_bytes, application_items, comm);
   hood = make_neighbourhood(comm, o.topology, o.use_comm_graph);
@@ -149,6 +161,7 @@ void DiffusionRuntime::start() {
                  diffusion::Estimates::accounted, diffusion::parse_balance(options.balance),
                  given_speed_ > 0 ? given_speed_ : 1.0);
   initial_target();
+  shares_known_ = !(by_time() && given_speed_ == 0);
   tracker_.emplace(1, 1.0, options.iterations, options.tolerance);  // on load / target
   MPI_Barrier(hood.graph);
   t0_ = now();
@@ -156,7 +169,12 @@ void DiffusionRuntime::start() {
   next_wave_ = t0_ + options.min_balancing_period;
   started_ = true;
   begin_iteration();
-  if (options.bulk_synchronous) bsp_start_wave();
+  if (options.bulk_synchronous) {
+    sync_interval_ = options.sync_interval > 0 ? options.sync_interval : 1;
+    stall_.start(t0_);
+    next_agreement_ = sync_interval_;
+    bsp_start_wave();
+  }
   if (threaded) thread_ = std::thread([this] { thread_loop(); });
 }
 
@@ -242,7 +260,9 @@ void DiffusionRuntime::record_iteration(double compute_seconds) {
     if (by_time() && estimator_.known()) state_->set_speed(estimator_.speed());
   }
   const bool was = tracker_->converged(0);
-  tracker_->record(0, relative(iteration_load_), t - t0_);
+  // Measured speeds: no convergence before every rank's share is known (a balanced count of items is
+  // not a balanced time while the speeds are unknown).
+  tracker_->record(0, shares_known_ ? relative(iteration_load_) : std::numeric_limits<double>::infinity(), t - t0_);
   if (!tracker_->converged(0)) {
     converged_at_ = -1;
     hold_ = false;

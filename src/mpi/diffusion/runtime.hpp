@@ -21,6 +21,7 @@
 #include "item_store.hpp"
 #include "neighbourhood.hpp"
 #include "speed_estimator.hpp"
+#include "stall_watch.hpp"
 #include "tree_sum.hpp"
 
 namespace hetlb::mpi::detail {
@@ -70,6 +71,9 @@ class DiffusionRuntime {
   void bsp_complete_wave(std::unique_lock<std::mutex>& lock);
   void bsp_stop(std::unique_lock<std::mutex>& lock);
   void handover(std::unique_lock<std::mutex>& lock);
+  void bsp_check_stall(double since, const std::string& waiting_for, double slack = 0);
+  std::string pending_neighbours(const std::vector<MPI_Request>& requests) const;
+  std::string calls_made_text() const;
   void wait_a_little(std::unique_lock<std::mutex>& lock);
   // Convergence target (speed_target.cpp).
   bool by_time() const;
@@ -133,6 +137,11 @@ class DiffusionRuntime {
   // Bulk-synchronous mode: iteration_done() calls so far; the wave started at the last agreement call
   // (its result applied at the next one).
   long long calls_ = 0;
+  long sync_interval_ = 1;         // calls from the last agreement call to the next
+  long long next_agreement_ = 1;   // the call count of the next agreement call
+  long long wave_call_ = 0;        // the call at which the wave in progress (or last completed) was started
+  long long previous_wave_call_ = 0;  // the call at which the wave before it was started
+  StallWatch stall_;               // how long a wait for the other ranks may last
   bool wave_ready_ = false;
   long long handovers_ = 0;
 
@@ -140,6 +149,9 @@ class DiffusionRuntime {
   double given_speed_ = 0;  // options.speeds[rank] (0: measured)
   double target_ = 0;       // this rank's convergence target (items)
   double contributed_speed_ = 0;
+  // Every rank's share is known: given speeds, balance by load, or every measured speed trusted by one
+  // wave (speed_target.cpp). Iterations before count as out of the band.
+  bool shares_known_ = true;
 
   std::mutex mutex_;
   std::condition_variable data_cv_;

@@ -1,7 +1,8 @@
 // The rank's convergence target (docs/runtime.md, "Speeds"): balanced by load, the average; balanced
 // by time, its speed-proportional share total x s_i / sum(s). Given speeds are known everywhere at
 // start(); measured ones are summed by every termination or agreement wave (with the count of ranks
-// that have measured theirs) and the share is updated from each wave's result once every rank has.
+// whose measurement is trusted) and the share is updated from each wave's result once every rank's is.
+// Until then no iteration counts toward convergence (shares_known_): the average is not the target.
 // The convergence tracker works on load / target, so "in the band" is |load - target| <= tol x target.
 #include <limits>
 
@@ -19,17 +20,20 @@ void DiffusionRuntime::initial_target() {
   target_ = static_cast<double>(total_items_) * given_speed_ / sum;
 }
 
+// A measured speed counts as known once trusted (the estimator's window of first samples is full).
 void DiffusionRuntime::contribute_speed() {
   const double s = by_time() ? speed() : 0.0;
   wave_in_[5] = s;
-  wave_in_[6] = s > 0 ? 1 : 0;
+  wave_in_[6] = s > 0 && (given_speed_ > 0 || estimator_.trusted()) ? 1 : 0;
   contributed_speed_ = s;
 }
 
 void DiffusionRuntime::update_target() {
   if (!by_time() || !options.speeds.empty()) return;
-  if (wave_out_[6] == size_ && wave_out_[5] > 0 && contributed_speed_ > 0)
+  if (wave_out_[6] == size_ && wave_out_[5] > 0 && contributed_speed_ > 0) {
     target_ = static_cast<double>(total_items_) * contributed_speed_ / wave_out_[5];
+    shares_known_ = true;
+  }
 }
 
 double DiffusionRuntime::relative(double load) const {

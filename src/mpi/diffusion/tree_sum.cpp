@@ -60,6 +60,20 @@ void TreeSum::start(const double* in) {
   phase_ = Phase::gather;
 }
 
+std::vector<int> TreeSum::waiting_for() const {
+  std::vector<int> ranks;
+  if (phase_ == Phase::gather) {
+    for (std::size_t c = 0; c < children_.size(); ++c) {
+      int done = 1;
+      if (child_requests_[c] != MPI_REQUEST_NULL) MPI_Request_get_status(child_requests_[c], &done, MPI_STATUS_IGNORE);
+      if (!done) ranks.push_back(children_[c]);
+    }
+  } else if (phase_ == Phase::result) {
+    ranks.push_back(parent_);
+  }
+  return ranks;
+}
+
 void TreeSum::send_down() {
   for (int child : children_) {
     MPI_Request& r = send_requests_.emplace_back(MPI_REQUEST_NULL);

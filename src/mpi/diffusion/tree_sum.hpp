@@ -24,6 +24,9 @@ class TreeSum {
   // Moves the sum on; true (once) when it is complete, with the sums in `out`.
   bool test(double* out);
   bool active() const { return phase_ != Phase::idle; }
+  // The ranks this sum waits for now: children whose partial sums have not arrived, or the parent
+  // whose result has not (empty when idle or sending).
+  std::vector<int> waiting_for() const;
 
  private:
   enum class Phase { idle, gather, result, scatter };
