@@ -11,7 +11,8 @@ module hetlb_mpi_f08
 
   public :: hetlb_mpi_plan, hetlb_mpi_plan_create, hetlb_mpi_plan_share, hetlb_mpi_plan_counts, &
             hetlb_mpi_plan_scatter, hetlb_mpi_plan_gather, hetlb_mpi_plan_set_checks, hetlb_mpi_plan_free, hetlb_mpi_error_of, &
-            hetlb_mpi_set_error_output, hetlb_mpi_plan_create_measured, hetlb_mpi_plan_check
+            hetlb_mpi_set_error_output, hetlb_mpi_plan_create_measured, hetlb_mpi_plan_check, &
+            hetlb_mpi_plan_create_weighted, hetlb_mpi_plan_item_ids, HETLB_MPI_LAYOUT_CONTIGUOUS, HETLB_MPI_LAYOUT_ANY
   public :: HETLB_MPI_E_PLATFORM, HETLB_MPI_E_SIZE, HETLB_MPI_E_ROOT, HETLB_MPI_E_COUNT, HETLB_MPI_E_BUFFER, &
             HETLB_MPI_E_MPI, HETLB_MPI_E_TYPE, HETLB_MPI_E_PLAN, HETLB_MPI_E_COMM, HETLB_MPI_E_ARG, &
             HETLB_MPI_PLAN_ON_TRACK, HETLB_MPI_PLAN_STALE, HETLB_MPI_PLAN_REPLANNED
@@ -19,6 +20,7 @@ module hetlb_mpi_f08
   integer, parameter :: HETLB_MPI_E_PLATFORM = 1, HETLB_MPI_E_SIZE = 2, HETLB_MPI_E_ROOT = 3, &
                         HETLB_MPI_E_COUNT = 4, HETLB_MPI_E_BUFFER = 5, HETLB_MPI_E_MPI = 6, &
                         HETLB_MPI_E_TYPE = 7, HETLB_MPI_E_PLAN = 8, HETLB_MPI_E_COMM = 9, HETLB_MPI_E_ARG = 10
+  integer, parameter :: HETLB_MPI_LAYOUT_CONTIGUOUS = 1, HETLB_MPI_LAYOUT_ANY = 2
   integer, parameter :: HETLB_MPI_PLAN_ON_TRACK = 0, HETLB_MPI_PLAN_STALE = 1, HETLB_MPI_PLAN_REPLANNED = 2
 
   type, bind(C) :: hetlb_mpi_plan
@@ -42,6 +44,20 @@ module hetlb_mpi_f08
       integer(c_int), value :: root, comm
       type(c_ptr), intent(out) :: plan
     end function c_create_measured
+    integer(c_int) function c_create_weighted(path, n, weights, layout, root, comm, plan) &
+        bind(C, name="hetlb_mpi_plan_create_weighted_f08")
+      import :: c_int, c_long_long, c_double, c_char, c_ptr
+      character(kind=c_char), dimension(*), intent(in) :: path
+      integer(c_long_long), value :: n
+      real(c_double), dimension(*), intent(in) :: weights
+      integer(c_int), value :: layout, root, comm
+      type(c_ptr), intent(out) :: plan
+    end function c_create_weighted
+    integer(c_int) function c_item_ids(plan, ids) bind(C, name="hetlb_mpi_plan_item_ids")
+      import :: c_int, c_long_long, c_ptr
+      type(c_ptr), value :: plan
+      integer(c_long_long), dimension(*), intent(out) :: ids
+    end function c_item_ids
     integer(c_int) function c_check(plan, seconds, margin, replan, status, departure) bind(C, name="hetlb_mpi_plan_check")
       import :: c_int, c_double, c_ptr
       type(c_ptr), value :: plan
@@ -123,6 +139,46 @@ contains
                            plan%handle)
     if (present(ierror)) ierror = rc
   end subroutine hetlb_mpi_plan_create_measured
+
+  ! Collective. A plan for n items of unequal cost (plan.h): the root's weights(k) >= 0 is the work of
+  ! item k-1 (ids are 0-based, as in C); layout HETLB_MPI_LAYOUT_CONTIGUOUS or HETLB_MPI_LAYOUT_ANY.
+  ! Only the root's n, weights and layout count (the others may pass a zero-size array); at the root
+  ! size(weights) must be n, else the call is refused on every rank as one of no items.
+  subroutine hetlb_mpi_plan_create_weighted(platform_path, n, weights, layout, root, comm, plan, ierror)
+    character(len=*), intent(in) :: platform_path
+    integer(c_long_long), intent(in) :: n
+    real(c_double), dimension(:), intent(in) :: weights
+    integer, intent(in) :: layout, root
+    type(MPI_Comm), intent(in) :: comm
+    type(hetlb_mpi_plan), intent(out) :: plan
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    real(c_double), dimension(1) :: none
+    none = 0
+    if (size(weights) > 0 .and. size(weights, kind=c_long_long) == n) then
+      rc = c_create_weighted(trim(platform_path) // c_null_char, n, weights, int(layout, c_int), int(root, c_int), &
+                             int(comm%MPI_VAL, c_int), plan%handle)
+    else
+      rc = c_create_weighted(trim(platform_path) // c_null_char, 0_c_long_long, none, &
+                             int(layout, c_int), int(root, c_int), int(comm%MPI_VAL, c_int), plan%handle)
+    end if
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_create_weighted
+
+  ! Local. This rank's item ids (0-based), as many as its count (hetlb_mpi_plan_share).
+  subroutine hetlb_mpi_plan_item_ids(plan, ids, ierror)
+    type(hetlb_mpi_plan), intent(in) :: plan
+    integer(c_long_long), dimension(:), intent(out) :: ids
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    integer(c_long_long), dimension(1) :: none
+    if (size(ids) > 0) then
+      rc = c_item_ids(plan%handle, ids)
+    else
+      rc = c_item_ids(plan%handle, none)
+    end if
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_mpi_plan_item_ids
 
   ! Collective. The plan's self-check (plan.h): status is HETLB_MPI_PLAN_ON_TRACK, _STALE or _REPLANNED.
   subroutine hetlb_mpi_plan_check(plan, seconds, margin, replan, status, departure, ierror)
