@@ -81,6 +81,11 @@ int run(int argc, char** argv, int rank, int size) {
   app.add_option("--model", o.model, "affine (least squares) or table (measured points)")->check(CLI::IsMember({"affine", "table"}));
   app.add_option("--items", o.items, "item count written in the file (default: largest --sizes x ranks)")
       ->check(hetlb::cli::whole_number<long long>(0, std::numeric_limits<long long>::max()));
+  app.add_option("--sample-range", s.sample_range,
+                 "time items across 0..N-1 (each timing from a random first item); default --items, else the first items")
+      ->check(hetlb::cli::whole_number<long long>(0, std::numeric_limits<long long>::max()));
+  app.add_option("--seed", s.seed, "seed of the items timed with --sample-range (default 1)")
+      ->check(hetlb::cli::whole_number<unsigned long long>(0, std::numeric_limits<unsigned long long>::max()));
   app.add_option("--root", s.root, "rank holding the data")
       ->check(hetlb::cli::whole_number<int>(0, std::numeric_limits<int>::max()));
   app.add_option("--name", o.name, "platform name");
@@ -100,8 +105,11 @@ int run(int argc, char** argv, int rank, int size) {
                                 {{"--kernel", o.kernel}, {"--synthetic-work", o.synthetic_work}, {"--sizes", s.sizes},
                                  {"--comm-sizes", s.comm_sizes}, {"--bytes-per-item", s.bytes_per_item},
                                  {"--quantile", s.quantile}, {"--relative", s.relative},
-                                 {"--max-seconds-per-point", s.max_seconds}, {"--rounds", s.rounds}, {"--root", s.root}}))
+                                 {"--max-seconds-per-point", s.max_seconds}, {"--rounds", s.rounds}, {"--root", s.root},
+                                 {"--sample-range", s.sample_range}, {"--seed", s.seed}}))
     return 2;
+  // The items timed: across the program's items when their count is known (item_sampler.hpp).
+  if (s.sample_range == 0 && o.items > 0) s.sample_range = o.items;
   if (!agree(s.root < size, fmt::format("--root {}: expected a rank below {}", s.root, size), rank, MPI_COMM_WORLD))
     return 2;
   if (!agree(std::isfinite(s.bytes_per_item) && s.bytes_per_item > 0,

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "item_sampler.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/model/calibration.hpp"  // fit_affine, table_from_points
 
@@ -157,12 +158,13 @@ Measurements measure(const Kernel& kernel, const Settings& s, MPI_Comm comm) {
   const int rounds = std::max(1, s.rounds);
   const double round_seconds = s.max_seconds / rounds;
   std::vector<std::vector<double>> comp_samples(s.sizes.size());
+  ItemSampler sampler(s.sample_range, s.seed);  // which items each timing covers
   for (int round = 0; round < rounds; ++round)
     for (std::size_t k = 0; k < s.sizes.size(); ++k)
       for (int wave = 0; wave < m.waves; ++wave) {
         quiet_barrier(comm);
         if (m.waves == 1 || node_rank == wave)
-          time_round(comp_samples[k], [&] { m.kernel_failed = kernel(0, s.sizes[k]) != 0 || m.kernel_failed; }, s,
+          time_round(comp_samples[k], [&] { m.kernel_failed = kernel(sampler.next_first(s.sizes[k]), s.sizes[k]) != 0 || m.kernel_failed; }, s,
                      round_seconds);
       }
   quiet_barrier(comm);
@@ -273,6 +275,7 @@ std::string platform_json_with_measurements(const Platform& platform, const Meas
                         {"max_seconds_per_point", s.max_seconds},
                         {"rounds", s.rounds},
                         {"bytes_per_item", s.bytes_per_item},
+                        {"items_timed", ItemSampler(s.sample_range, s.seed).describe()},
                         {"compute_turns", m.waves},
                         {"busiest_node", {{"ranks", m.busiest_node_ranks}, {"cores", m.busiest_node_cores}}},
                         {"seconds", m.seconds}};

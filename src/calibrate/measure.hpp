@@ -20,6 +20,8 @@ struct Settings {
   double max_seconds = 1.0; // cap per measured point, all its rounds together
   int rounds = 3;           // each point's samples taken in this many rounds, interleaved with the others
   int root = 0;
+  long long sample_range = 0;  // > 0: each timing starts at a random item of [0, range - size] (item_sampler.hpp)
+  unsigned long long seed = 1;
 };
 
 struct Point {
