@@ -26,10 +26,11 @@ std::string unwritable_reason(const std::string& path);
 // Throws Error "OPTION "PATH": REASON; expected a writable path" when unwritable_reason is not "".
 void check_writable(const std::string& option, const std::string& path);
 
-// Writes `path` through a temporary file beside output_target(path), renamed into place once whole
-// (every write, the flush and the close checked): a failure leaves the old file (or none) and no
-// temporary file. /dev/null and standard output are written directly. Inside an OutputTransaction the
-// rename waits for its commit(). Throws Error "OPTION "PATH": cannot write the file (<reason>)".
+// Writes `path` through a temporary file beside output_target(path) (hetlb/temp_file.hpp: created
+// exclusively, never through a planted link), renamed into place once whole (every write, the flush,
+// the sync and the close checked): a failure leaves the old file (or none) and no temporary file.
+// /dev/null and standard output are written directly. Inside an OutputTransaction the rename waits for
+// its commit(). Throws Error "OPTION "PATH": cannot write the file (<reason>)".
 void write_file(const std::string& option, const std::string& path,
                 const std::function<void(std::ostream&)>& write);
 void write_file(const std::string& option, const std::string& path, const std::string& text);

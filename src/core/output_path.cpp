@@ -9,11 +9,14 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/temp_file.hpp"
 
 namespace hetlb {
 
@@ -154,44 +157,34 @@ void write_file(const std::string& option, const std::string& path,
   const std::string label = fmt::format("{} \"{}\"", option, path);
   const auto fail = [&](const std::string& why) { return Error(fmt::format("{}: cannot write the file ({})", label, why)); };
   if (const std::string why = unwritable_reason(path); !why.empty()) throw fail(why);
-  // Every write, the flush and the close are checked: a stream keeps its failure once it has one.
-  const auto finish = [&](std::ofstream& out) {
+  if (written_in_place(path)) {  // /dev/null, standard output (appended to: a redirection to a file is not cut)
+    // Every write, the flush and the close are checked: a stream keeps its failure once it has one.
+    errno = 0;
+    std::ofstream out(path, std::ios::app);
+    if (!out) throw fail(std::strerror(errno ? errno : EIO));
+    write(out);
     errno = 0;
     if (out) out.flush();
     const bool flushed = static_cast<bool>(out);
     const int err = errno;
     out.close();
-    if (!flushed || !out) return std::string(std::strerror(err ? err : errno ? errno : EIO));
-    return std::string();
-  };
-  if (written_in_place(path)) {  // /dev/null, standard output (appended to: a redirection to a file is not cut)
-    errno = 0;
-    std::ofstream out(path, std::ios::app);
-    if (!out) throw fail(std::strerror(errno ? errno : EIO));
-    write(out);
-    if (const std::string why = finish(out); !why.empty()) throw fail(why);
+    if (!flushed || !out) throw fail(std::strerror(err ? err : errno ? errno : EIO));
     return;
   }
   const fs::path target = output_target(path);
-  const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), ::getpid());
-  std::error_code ec;
-  {
-    errno = 0;
-    std::ofstream out(tmp);
-    if (!out) throw fail(std::strerror(errno ? errno : EIO));  // e.g. a folder that takes no new file (/proc)
-    try {
-      write(out);
-    } catch (...) {  // the writer's own error: no temporary file is left
-      out.close();
-      fs::remove(tmp, ec);
-      throw;
-    }
-    if (const std::string why = finish(out); !why.empty()) {
-      fs::remove(tmp, ec);
-      throw fail(why);
-    }
+  std::optional<TempFile> tmp;
+  try {
+    tmp.emplace(target);
+  } catch (const std::system_error& e) {  // e.g. a folder that takes no new file (/proc)
+    throw fail(std::strerror(e.code().value()));
   }
-  commit_output(tmp, target, label);
+  write(tmp->stream());  // the writer's own error: the temporary file is removed with it
+  try {
+    tmp->close();
+  } catch (const std::system_error& e) {
+    throw fail(std::strerror(e.code().value()));
+  }
+  commit_output(tmp->release(), target, label);
 }
 
 void write_file(const std::string& option, const std::string& path, const std::string& text) {
