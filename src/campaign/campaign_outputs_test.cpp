@@ -1,4 +1,5 @@
-// hetlb campaign's outputs (the results' new columns) never write through a planted link.
+// hetlb campaign's outputs (--ranks, --plot, the results' new columns) never replace its inputs nor
+// write through a planted link: one error line, exit 1, the spec and the results untouched.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -39,6 +40,38 @@ std::string spec_text(const std::string& csv, const std::string& more = "") {
   return R"({"spec_version": "o1", "strategies": ["makhoul"], "virtual_load": false, "integer": false,
     "platforms": ["cluster"], "nodes": [4], "topologies": ["ring"], "initial": ["single"], "iterations": 20,
     )" + more + R"("results": ")" + csv + "\"}";
+}
+
+TEST(CampaignOutputs, AnOutputThatIsTheSpecOrItsResultsIsRefused) {
+  const std::string spec = tmp("inputs.json"), csv = tmp("inputs.csv"), link = tmp("inputs-link.csv");
+  std::remove(csv.c_str());
+  std::remove(link.c_str());
+  std::ofstream(spec) << spec_text(csv, R"("ratios": [1], )");
+  std::string err;
+  ASSERT_EQ(hetlb(spec, &err), 0) << err;
+  const std::string results = slurp(csv), specified = slurp(spec);
+  ASSERT_NE(results.find("makhoul"), std::string::npos);
+  fs::create_symlink(csv, link);
+  const struct {
+    std::string args, expected;
+  } cases[] = {
+      {spec + " --ranks " + csv, "--ranks \"" + csv + "\": is an input of this command; expected another file"},
+      {spec + " --report --ranks " + csv, "--ranks \"" + csv + "\": is an input of this command"},
+      {spec + " --report --ranks " + link, "--ranks \"" + link + "\": is an input of this command (\"" + csv + "\")"},
+      {spec + " --ranks " + spec, "--ranks \"" + spec + "\": is an input of this command"},
+      {spec + " --report --plot " + tmp("x.svg") + " --ranks " + tmp("x.svg"),
+       "--ranks \"" + tmp("x.svg") + "\": is also the output of --plot"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_EQ(hetlb(c.args, &err), 1) << c.args;
+    EXPECT_EQ(err.rfind("hetlb: error: ", 0), 0u) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_NE(err.find(c.expected), std::string::npos) << err;
+    EXPECT_EQ(slurp(csv), results) << c.args;
+    EXPECT_EQ(slurp(spec), specified) << c.args;
+  }
+  EXPECT_FALSE(fs::exists(tmp("x.svg")));
+  fs::remove(link);
 }
 
 // The results get the columns a spec adds through a new file beside them, created exclusively: a link

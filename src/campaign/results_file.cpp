@@ -159,6 +159,7 @@ void check_results_path(const std::string& path) {
 
 std::map<std::string, Row> read_results(const std::string& path, const std::string& spec_version) {
   check_results_path(path);
+  register_input(path);  // no output of the command may replace it (output_path.hpp)
   std::ifstream in(path);
   if (!in) return {};
   std::stringstream s;
@@ -237,6 +238,7 @@ void ResultsFile::upgrade_header() {
 
 void ResultsFile::attach() {
   check_results_path(path_);
+  register_input(path_);  // no output of the command may replace it (output_path.hpp)
   // O_NONBLOCK: a named pipe put in its place since is not waited on (the check below refuses it).
   fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
   if (fd_ < 0)

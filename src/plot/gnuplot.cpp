@@ -144,6 +144,7 @@ int run_gnuplot(const std::string& script, const fs::path& folder, int out_fd, i
 void render(const std::string& script, const std::string& path) {
   if (!is_figure_format(path)) throw Error(fmt::format("{}: {}", path, unknown_format(path)));
   if (const std::string why = unwritable_reason(path); !why.empty()) throw Error(fmt::format("{}: {}", path, why));
+  claim_output("", path);
   const fs::path target = output_target(path);  // a symbolic link is drawn through
   // gnuplot writes the figure to its standard output (`set output` without a file): a temporary file
   // hetlb created beside the figure (hetlb/temp_file.hpp). No file name enters the script.
