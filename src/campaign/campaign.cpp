@@ -19,6 +19,7 @@
 #include "plots.hpp"
 #include "progress.hpp"
 #include "summary.hpp"
+#include "unloaded_plugins.hpp"
 
 namespace hetlb::campaign {
 
@@ -55,10 +56,12 @@ Spec prepare(const Options& o) {
     throw Error(fmt::format("--min-nodes {} --max-nodes {}: expected at most as many nodes as --max-nodes", o.min_nodes,
                             o.max_nodes));
   if (!o.metric.empty()) check_metric(o.metric);  // refused before running
-  Spec spec = read_spec(o.spec);
+  // A report runs nothing: no plug-in is loaded (its code would run), its settings' keys are the results'.
+  Spec spec = read_spec(o.spec, !o.report_only);
   if (!o.metric.empty()) check_metric(o.metric, spec);  // a date the spec asks for
   if (!o.results.empty()) spec.results = o.results;
   register_inputs(spec);  // no output may replace them (output_path.hpp)
+  if (has_unloaded_plugins(spec)) resolve_unloaded_plugins(spec, read_results(spec.results, spec.version));
   check_only(spec, o);
   if (o.timeout >= 0) spec.timeout = o.timeout;
   if (spec.settings.size() > kConfirmAbove && !o.yes && !o.report_only)
