@@ -137,11 +137,16 @@ int run(int argc, char** argv, int rank, int size) {
                          kMaxSyntheticCall),
              rank, MPI_COMM_WORLD))
     return 2;
-  // The platform file is written by rank 0 after the measurements: its path is checked before them.
-  const std::string unwritable = rank == 0 ? unwritable_reason(o.output) : "";
-  if (!agree(unwritable.empty(), fmt::format("--output \"{}\": {}; expected a writable path", o.output, unwritable), rank,
-             MPI_COMM_WORLD))
-    return 1;
+  // The platform file is written by rank 0 after the measurements: its path is checked before them, and
+  // is never the kernel's (output_path.hpp: the transaction holds the command's inputs and outputs).
+  hetlb::OutputTransaction outputs;
+  std::string unwritable;
+  if (rank == 0) try {
+      check_writable("--output", o.output);
+    } catch (const Error& e) {
+      unwritable = e.what();
+    }
+  if (!agree(unwritable.empty(), unwritable, rank, MPI_COMM_WORLD)) return 1;
   calibrate::Kernel kernel;
   std::string why;
   try {
@@ -191,6 +196,7 @@ int run(int argc, char** argv, int rank, int size) {
                                  pf.processors[ru].comm.asymptotic_slope(), l.mean > 0 ? 100 * l.half_width / l.mean : 0.0);
       }
       hetlb::write_file("--output", o.output, calibrate::platform_json_with_measurements(pf, m, s));
+      outputs.commit();
       std::cerr << fmt::format("wrote {} ({} processors, items {}, {:.1f} s of measurements)\n", o.output, size, pf.items,
                                m.seconds);
     } catch (const Error& e) {

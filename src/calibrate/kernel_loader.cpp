@@ -9,10 +9,12 @@
 
 #include "hetlb/calibrate/kernel.h"
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
 
 namespace hetlb::calibrate {
 
 Kernel load_kernel(const std::string& path) {
+  register_input(path);  // no output of the command may replace it (output_path.hpp)
   void* lib = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) throw Error(fmt::format("{}: cannot load the kernel library ({})", path, ::dlerror()));
   void* sym = ::dlsym(lib, "hetlb_kernel");

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <set>
@@ -18,8 +19,34 @@
 #include "plots.hpp"
 #include "progress.hpp"
 #include "summary.hpp"
+#include "unloaded_plugins.hpp"
 
 namespace hetlb::campaign {
+
+namespace {
+// The campaign's inputs: the spec (read_spec registers it), its results and the files its settings
+// name (platforms, topologies, initial loads, plug-ins).
+void register_inputs(const Spec& spec) {
+  register_input(spec.results);
+  const std::set<std::string> builtin = {"cluster", "grid", "grid-real", "line", "ring", "torus", "hypercube", "complete",
+                                         "single", "random"};
+  std::set<std::string> named;
+  for (const char* column : {"platform", "topology", "initial", "strategy"}) {
+    const auto c = static_cast<std::size_t>(std::find(kKeyColumns.begin(), kKeyColumns.end(), column) - kKeyColumns.begin());
+    for (const Setting& x : spec.settings) {
+      const std::string& value = x.values.at(c);
+      if (value.rfind("plugin:", 0) == 0)
+        named.insert(value.substr(7));
+      else if (std::string(column) != "strategy" && !builtin.count(value))
+        named.insert(value);
+    }
+  }
+  for (const std::string& path : named) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path, ec)) register_input(path);
+  }
+}
+}  // namespace
 
 Spec prepare(const Options& o) {
   // Outputs written after the runs are checked before them.
@@ -29,10 +56,13 @@ Spec prepare(const Options& o) {
     throw Error(fmt::format("--min-nodes {} --max-nodes {}: expected at most as many nodes as --max-nodes", o.min_nodes,
                             o.max_nodes));
   if (!o.metric.empty()) check_metric(o.metric);  // refused before running
-  Spec spec = read_spec(o.spec);
+  // A report runs nothing: no plug-in is loaded (its code would run), its settings' keys are the results'.
+  Spec spec = read_spec(o.spec, !o.report_only);
   if (!o.metric.empty()) check_metric(o.metric, spec);  // a date the spec asks for
-  check_only(spec, o);
   if (!o.results.empty()) spec.results = o.results;
+  register_inputs(spec);  // no output may replace them (output_path.hpp)
+  if (has_unloaded_plugins(spec)) resolve_unloaded_plugins(spec, read_results(spec.results, spec.version));
+  check_only(spec, o);
   if (o.timeout >= 0) spec.timeout = o.timeout;
   if (spec.settings.size() > kConfirmAbove && !o.yes && !o.report_only)
     throw Error(fmt::format("campaign \"{}\": {} settings; expected at most {} without --yes", o.spec,

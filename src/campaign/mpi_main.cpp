@@ -195,6 +195,8 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   try {
+    // The command's inputs and outputs: no output replaces an input, none is left by a failure (output_path.hpp).
+    hetlb::OutputTransaction outputs;
     if (size == 1) {  // no worker rank: run on this process, one setting at a time
       if (o.hetlb.empty()) o.hetlb = hetlb_beside_self();
       run_local(o);
@@ -237,6 +239,7 @@ int main(int argc, char** argv) {
       if (go) work(o.hetlb.empty() ? hetlb_beside_self() : o.hetlb, heartbeat);
     }
     if (rank == 0) hetlb::finish_standard_output();  // the summary, to its last byte
+    outputs.commit();
   } catch (const std::exception& e) {
     std::cerr << "hetlb-campaign: error: " << e.what() << "\n";
     status = 1;

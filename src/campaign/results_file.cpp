@@ -15,10 +15,13 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <system_error>
 
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
+#include "hetlb/temp_file.hpp"
 
 namespace hetlb::campaign {
 
@@ -156,6 +159,7 @@ void check_results_path(const std::string& path) {
 
 std::map<std::string, Row> read_results(const std::string& path, const std::string& spec_version) {
   check_results_path(path);
+  register_input(path);  // no output of the command may replace it (output_path.hpp)
   std::ifstream in(path);
   if (!in) return {};
   std::stringstream s;
@@ -217,22 +221,15 @@ void ResultsFile::upgrade_header() {
     for (std::size_t c = 0; c < cells.size(); ++c) row[c] = cells[c];  // the old columns come first
     out += join_key(row) + "\n";
   }
-  const std::string temp = path_ + ".upgrade.tmp";
-  const int fd = open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    throw Error(fmt::format("results \"{}\": cannot add the columns of this version ({}); expected a writable folder",
-                            path_, std::strerror(errno)));
+  // The new file is created exclusively beside the one the path names (hetlb/temp_file.hpp): a link
+  // planted under a predictable name is never written through.
   try {
-    write_all(fd, out, temp);
-  } catch (...) {
-    close(fd);
-    std::remove(temp.c_str());
-    throw;
-  }
-  close(fd);
-  if (std::rename(temp.c_str(), path_.c_str()) != 0) {
-    std::remove(temp.c_str());
-    throw Error(fmt::format("results \"{}\": cannot add the columns of this version ({})", path_, std::strerror(errno)));
+    TempFile temp(output_target(path_));
+    temp.stream() << out;
+    temp.rename_over(output_target(path_));
+  } catch (const std::system_error& e) {
+    throw Error(fmt::format("results \"{}\": cannot add the columns of this version ({}); expected a writable folder",
+                            path_, std::strerror(e.code().value())));
   }
   close(fd_);
   fd_ = -1;
@@ -241,6 +238,7 @@ void ResultsFile::upgrade_header() {
 
 void ResultsFile::attach() {
   check_results_path(path_);
+  register_input(path_);  // no output of the command may replace it (output_path.hpp)
   // O_NONBLOCK: a named pipe put in its place since is not waited on (the check below refuses it).
   fd_ = open(path_.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC | O_NONBLOCK, 0644);
   if (fd_ < 0)

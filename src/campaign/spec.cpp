@@ -130,9 +130,33 @@ struct SpecStrategy {
   std::vector<std::string> params;  // NAME=VALUE for --param
   std::string variant;              // the "params" key cell: parameters other than k away from their defaults
   std::vector<std::string> names;   // every parameter of the rule but k, in declaration order
+  bool unloaded = false;            // a plug-in not loaded: `given` are its parameters as given, k aside
+  std::vector<std::string> given;
 };
 
-SpecStrategy spec_strategy(const std::string& entry, const json& params) {
+bool is_plugin(const std::string& entry) { return entry.rfind("plugin:", 0) == 0; }
+
+// A plug-in entry described without loading the plug-in: its parameters as given (a run's values and
+// text: numbers, and flags as 1 or 0).
+SpecStrategy unloaded_strategy(const std::string& entry, const json& params) {
+  SpecStrategy out;
+  out.name = entry;
+  out.unloaded = true;
+  for (const auto& [name, value] : params.items()) {
+    const std::string text = value.is_boolean() ? (value.get<bool>() ? "1" : "0") : num(value.get<double>());
+    if (name == "k") {
+      out.k = text;
+      continue;
+    }
+    out.given.push_back(name + "=" + text);
+    out.params.push_back(name + "=" + text);
+    out.variant += (out.variant.empty() ? "" : ";") + out.given.back();
+  }
+  return out;
+}
+
+SpecStrategy spec_strategy(const std::string& entry, const json& params, bool load_plugins) {
+  if (!load_plugins && is_plugin(entry)) return unloaded_strategy(entry, params);
   SpecStrategy out;
   out.name = entry;
   const auto colon = entry.find(':');
@@ -189,7 +213,7 @@ std::string read_version(const Reader& r) {
 }
 }  // namespace
 
-Spec read_spec(const std::string& path) {
+Spec read_spec(const std::string& path, bool load_plugins) {
   if (const std::string why = unreadable_reason(path); !why.empty())
     throw Error(fmt::format("campaign \"{}\": {}; expected a JSON specification", path, why));
   const json spec = io::detail::parse_json_object(io::detail::read_text_file(path, "campaign spec"),
@@ -348,10 +372,11 @@ Spec read_spec(const std::string& path) {
       }
       return out;
     };
-    const auto labels = [](const std::vector<std::string>& list) {
+    const auto labels = [load_plugins](const std::vector<std::string>& list) {
       std::string text;
       for (std::size_t i = 0; i < list.size(); ++i)
-        text += (i == 0 ? "" : i + 1 == list.size() ? " and " : ", ") + diffusion::find_rule(list[i]).label;
+        text += (i == 0 ? "" : i + 1 == list.size() ? " and " : ", ") +
+                (!load_plugins && is_plugin(list[i]) ? list[i] : diffusion::find_rule(list[i]).label);
       return text;
     };
     for (const auto& [key, value] : cmp.items())
@@ -375,11 +400,13 @@ Spec read_spec(const std::string& path) {
     s.compare.subject_label = labels(s.compare.subject);
     s.compare.against_label = s.compare.against.empty() ? "the others" : labels(s.compare.against);
   }
-  // Each entry's strategy (a plug-in is loaded and checked here, before any run), parameters and their
-  // result columns "param_NAME" (the values as run; empty for a strategy without that parameter).
+  // Each entry's strategy (a plug-in is loaded and checked here, before any run, unless !load_plugins),
+  // parameters and their result columns "param_NAME" (the values as run; empty for a strategy without
+  // that parameter).
   std::vector<SpecStrategy> strategies;
   for (const auto& e : entries) try {
-      strategies.push_back(spec_strategy(e.text, e.params));
+      strategies.push_back(spec_strategy(e.text, e.params, load_plugins));
+      if (strategies.back().unloaded) continue;
       if (const std::string& id = diffusion::find_rule(strategies.back().name).identity;
           !id.empty() && std::find(s.plugin_identities.begin(), s.plugin_identities.end(), id) == s.plugin_identities.end())
         s.plugin_identities.push_back(id);
@@ -523,6 +550,8 @@ Spec read_spec(const std::string& path) {
                                 if (in) x.args.push_back("--integer");
                                 x.args.insert(x.args.end(), metric_args.begin(), metric_args.end());
                                 x.key = join_key(x.values);
+                                x.unloaded_plugin = strategy.unloaded;
+                                x.given_params = strategy.given;
                                 s.settings.push_back(std::move(x));
                               }
   std::stable_sort(s.settings.begin(), s.settings.end(),

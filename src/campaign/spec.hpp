@@ -23,6 +23,11 @@ struct Setting {
   std::vector<std::string> args;    // arguments of `hetlb simulate diffusion`
   std::string key;                  // values joined by ','
   int nodes = 0;
+  // A plug-in strategy read without loading it (read_spec for a report): its parameters as the spec
+  // gives them (NAME=VALUE, k aside); its "params" cell is then taken from the results
+  // (unloaded_plugins.hpp), its defaults being the plug-in's own.
+  bool unloaded_plugin = false;
+  std::vector<std::string> given_params;
   std::string value(const std::string& column) const;
   // The values of the key columns `keep` accepts, each followed by ',': a key of settings alike.
   template <typename Keep>
@@ -65,7 +70,10 @@ struct Spec {
 };
 
 // Reads and checks the spec; throws hetlb::Error with one line naming the file, key and value.
-Spec read_spec(const std::string& path);
+// Plug-ins are loaded (their code runs) and checked, unless `load_plugins` is false (a report, which
+// runs nothing): their parameters are then taken as given, their label is their name "plugin:PATH"
+// and their settings are Setting::unloaded_plugin.
+Spec read_spec(const std::string& path, bool load_plugins = true);
 
 // Joins values with ',' (the results key).
 std::string join_key(const std::vector<std::string>& values);

@@ -59,6 +59,7 @@ void run(const Options& o) {
   for (const std::string& h : sim::study_host_names(o.kind, o.nodes)) hosts += h + "\n";
   // Both files or neither: checked before any work, and they appear together once both are written
   // (OutputTransaction, in main).
+  if (!o.output.empty()) check_writable("--output", o.output);  // never an input, nor the hostfile
   if (!o.hostfile.empty()) check_writable("--hostfile", o.hostfile);
   if (!o.output.empty()) write_file("--output", o.output, xml);
   if (!o.hostfile.empty()) write_file("--hostfile", o.hostfile, hosts);

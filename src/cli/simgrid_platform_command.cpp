@@ -43,6 +43,7 @@ void run(const Options& o) {
   }
   // Both files or neither: the paths are checked before any work, and the files appear together once
   // both are written (OutputTransaction, in main).
+  if (!o.output.empty()) check_writable("--output", o.output);  // never an input, nor the hostfile
   if (!o.hostfile.empty()) check_writable("--hostfile", o.hostfile);
   if (!o.output.empty()) write_file("--output", o.output, xml);
   if (!o.hostfile.empty()) write_file("--hostfile", o.hostfile, hosts);

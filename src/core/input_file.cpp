@@ -1,5 +1,6 @@
 // Why a user's input file cannot be read (input_file.hpp).
 #include "hetlb/input_file.hpp"
+#include "hetlb/output_path.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -43,6 +44,7 @@ std::string unreadable_reason(const std::string& path) {
   errno = 0;
   std::ifstream probe(path, std::ios::binary);
   if (!probe) return std::string("cannot be read (") + std::strerror(errno ? errno : EACCES) + ")";
+  register_input(path);  // no output of the command may replace it
   return "";
 }
 

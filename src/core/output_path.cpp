@@ -9,11 +9,15 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <mutex>
+#include <optional>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/temp_file.hpp"
 
 namespace hetlb {
 
@@ -52,9 +56,61 @@ struct Staged {
   fs::path tmp, target;
   std::string label;
 };
-std::vector<Staged>* pending = nullptr;
+struct Claim {
+  std::string option, path;
+};
+// What the open OutputTransaction knows of its command.
+struct Command {
+  std::vector<Staged> staged;
+  std::vector<std::string> inputs;
+  std::vector<Claim> outputs;
+};
+Command* command = nullptr;
+std::mutex command_mutex;  // readers of inputs may run on several threads
+
+// One file: the same device and inode when both exist, else the same path once resolved.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  const bool has_a = fs::exists(a, ec), has_b = fs::exists(b, ec);
+  if (has_a && has_b) return fs::equivalent(a, b, ec) && !ec;
+  return !has_a && !has_b && output_target(a) == output_target(b);
+}
+
+std::string label_of(const std::string& option, const std::string& path) {
+  return option.empty() ? fmt::format("\"{}\"", path) : fmt::format("{} \"{}\"", option, path);
+}
+
+Error input_refused(const Claim& output, const std::string& input) {
+  return Error(fmt::format("{}: is an input of this command{}; expected another file", label_of(output.option, output.path),
+                           input == output.path ? "" : fmt::format(" (\"{}\")", input)));
+}
 
 }  // namespace
+
+void register_input(const std::string& path) {
+  const std::lock_guard lock(command_mutex);
+  if (!command || path.empty()) return;
+  for (const std::string& known : command->inputs)
+    if (known == path) return;
+  for (const Claim& output : command->outputs)
+    if (same_file(output.path, path)) throw input_refused(output, path);
+  command->inputs.push_back(path);
+}
+
+void claim_output(const std::string& option, const std::string& path) {
+  const std::lock_guard lock(command_mutex);
+  if (!command || written_in_place(path)) return;
+  const Claim claim{option, path};
+  for (const std::string& input : command->inputs)
+    if (same_file(input, path)) throw input_refused(claim, input);
+  for (const Claim& other : command->outputs) {
+    if (!same_file(other.path, path)) continue;
+    if (option.empty() || other.option.empty() || other.option == option) return;  // the same output
+    throw Error(fmt::format("{}: is also the output of {}; expected another file", label_of(option, path),
+                            label_of(other.option, other.path)));
+  }
+  command->outputs.push_back(claim);
+}
 
 std::string unwritable_reason(const std::string& path) {
   if (path.empty()) return "no file name";
@@ -77,12 +133,22 @@ std::string unwritable_reason(const std::string& path) {
 void check_writable(const std::string& option, const std::string& path) {
   const std::string why = unwritable_reason(path);
   if (!why.empty()) throw Error(fmt::format("{} \"{}\": {}; expected a writable path", option, path, why));
+  claim_output(option, path);
 }
 
 void commit_output(const fs::path& tmp, const fs::path& target, const std::string& label) {
-  if (pending) {
-    pending->push_back({tmp, target, label});
-    return;
+  {
+    const std::lock_guard lock(command_mutex);
+    if (command) {
+      for (const Staged& s : command->staged)
+        if (s.target == target) {
+          std::error_code ec;
+          fs::remove(tmp, ec);
+          throw Error(fmt::format("{}: written twice by this command; expected one output per file", label));
+        }
+      command->staged.push_back({tmp, target, label});
+      return;
+    }
   }
   std::error_code ec;
   fs::rename(tmp, target, ec);
@@ -94,31 +160,37 @@ void commit_output(const fs::path& tmp, const fs::path& target, const std::strin
 }
 
 OutputTransaction::OutputTransaction() {
-  if (!pending) {
-    pending = new std::vector<Staged>();
+  const std::lock_guard lock(command_mutex);
+  if (!command) {
+    command = new Command();
     owner_ = true;
   }
-  first_ = pending->size();
+  first_ = command->staged.size();
 }
 
 OutputTransaction::~OutputTransaction() {
-  if (!pending || first_ > pending->size()) return;
+  const std::lock_guard lock(command_mutex);
+  if (!command || first_ > command->staged.size()) return;
   std::error_code ec;
-  for (std::size_t k = first_; k < pending->size(); ++k) fs::remove((*pending)[k].tmp, ec);
-  pending->resize(first_);
+  for (std::size_t k = first_; k < command->staged.size(); ++k) fs::remove(command->staged[k].tmp, ec);
+  command->staged.resize(first_);
   if (owner_) {
-    delete pending;
-    pending = nullptr;
+    delete command;
+    command = nullptr;
   }
 }
 
 void OutputTransaction::commit() {
-  if (!pending || first_ > pending->size()) return;
-  std::vector<Staged> staged(pending->begin() + static_cast<std::ptrdiff_t>(first_), pending->end());
-  pending->resize(first_);
-  if (owner_) {  // the outermost: later outputs are written at once again
-    delete pending;
-    pending = nullptr;
+  std::vector<Staged> staged;
+  {
+    const std::lock_guard lock(command_mutex);
+    if (!command || first_ > command->staged.size()) return;
+    staged.assign(command->staged.begin() + static_cast<std::ptrdiff_t>(first_), command->staged.end());
+    command->staged.resize(first_);
+    if (owner_) {  // the outermost: later outputs are written at once again
+      delete command;
+      command = nullptr;
+    }
   }
   for (std::size_t k = 0; k < staged.size(); ++k) {
     try {
@@ -154,44 +226,35 @@ void write_file(const std::string& option, const std::string& path,
   const std::string label = fmt::format("{} \"{}\"", option, path);
   const auto fail = [&](const std::string& why) { return Error(fmt::format("{}: cannot write the file ({})", label, why)); };
   if (const std::string why = unwritable_reason(path); !why.empty()) throw fail(why);
-  // Every write, the flush and the close are checked: a stream keeps its failure once it has one.
-  const auto finish = [&](std::ofstream& out) {
+  claim_output(option, path);
+  if (written_in_place(path)) {  // /dev/null, standard output (appended to: a redirection to a file is not cut)
+    // Every write, the flush and the close are checked: a stream keeps its failure once it has one.
+    errno = 0;
+    std::ofstream out(path, std::ios::app);
+    if (!out) throw fail(std::strerror(errno ? errno : EIO));
+    write(out);
     errno = 0;
     if (out) out.flush();
     const bool flushed = static_cast<bool>(out);
     const int err = errno;
     out.close();
-    if (!flushed || !out) return std::string(std::strerror(err ? err : errno ? errno : EIO));
-    return std::string();
-  };
-  if (written_in_place(path)) {  // /dev/null, standard output (appended to: a redirection to a file is not cut)
-    errno = 0;
-    std::ofstream out(path, std::ios::app);
-    if (!out) throw fail(std::strerror(errno ? errno : EIO));
-    write(out);
-    if (const std::string why = finish(out); !why.empty()) throw fail(why);
+    if (!flushed || !out) throw fail(std::strerror(err ? err : errno ? errno : EIO));
     return;
   }
   const fs::path target = output_target(path);
-  const fs::path tmp = target.parent_path() / fmt::format(".{}.{}.tmp", target.filename().string(), ::getpid());
-  std::error_code ec;
-  {
-    errno = 0;
-    std::ofstream out(tmp);
-    if (!out) throw fail(std::strerror(errno ? errno : EIO));  // e.g. a folder that takes no new file (/proc)
-    try {
-      write(out);
-    } catch (...) {  // the writer's own error: no temporary file is left
-      out.close();
-      fs::remove(tmp, ec);
-      throw;
-    }
-    if (const std::string why = finish(out); !why.empty()) {
-      fs::remove(tmp, ec);
-      throw fail(why);
-    }
+  std::optional<TempFile> tmp;
+  try {
+    tmp.emplace(target);
+  } catch (const std::system_error& e) {  // e.g. a folder that takes no new file (/proc)
+    throw fail(std::strerror(e.code().value()));
   }
-  commit_output(tmp, target, label);
+  write(tmp->stream());  // the writer's own error: the temporary file is removed with it
+  try {
+    tmp->close();
+  } catch (const std::system_error& e) {
+    throw fail(std::strerror(e.code().value()));
+  }
+  commit_output(tmp->release(), target, label);
 }
 
 void write_file(const std::string& option, const std::string& path, const std::string& text) {

@@ -1,8 +1,8 @@
 #include "hetlb/plot/gnuplot.hpp"
 
-#include <fcntl.h>
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,13 +10,16 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <optional>
+#include <sstream>
 #include <string>
+#include <system_error>
 
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
 #include "hetlb/output_path.hpp"
+#include "hetlb/temp_file.hpp"
 
 namespace hetlb::plot {
 
@@ -82,9 +85,14 @@ std::string quote_data(const std::string& s) {
 
 namespace {
 
-// The first line of gnuplot's log that says something (its error, after the echoed script line).
-std::string first_message(const fs::path& log) {
-  std::ifstream in(log);
+// The first line of gnuplot's log (read from its descriptor) that says something: its error, after the
+// echoed script line.
+std::string first_message(int log_fd) {
+  std::string text;
+  char buf[4096];
+  for (ssize_t got; (got = ::pread(log_fd, buf, sizeof buf, static_cast<off_t>(text.size()))) > 0 && text.size() < (1 << 20);)
+    text.append(buf, static_cast<std::size_t>(got));
+  std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     const auto start = line.find_first_not_of(" \t^");
     if (start != std::string::npos && line.find("line ") != std::string::npos) return line.substr(start);
@@ -92,9 +100,10 @@ std::string first_message(const fs::path& log) {
   return "";
 }
 
-// Runs gnuplot in `folder` on `script` (its standard input), its messages to `log_fd`: no shell, and
-// no user string on a command line. Returns gnuplot's wait status, or throws when it cannot start.
-int run_gnuplot(const std::string& script, const fs::path& folder, int log_fd, const std::string& path) {
+// Runs gnuplot in `folder` on `script` (its standard input), the figure to `out_fd` (its standard
+// output), its messages to `log_fd`: no shell, and no user string on a command line. Returns gnuplot's
+// wait status, or throws when it cannot start.
+int run_gnuplot(const std::string& script, const fs::path& folder, int out_fd, int log_fd, const std::string& path) {
   // A socket rather than a pipe: send() with MSG_NOSIGNAL, so gnuplot dying early is an error here,
   // not a SIGPIPE that kills hetlb.
   int fds[2];
@@ -103,7 +112,7 @@ int run_gnuplot(const std::string& script, const fs::path& folder, int log_fd, c
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, fds[1], STDIN_FILENO);
-  posix_spawn_file_actions_adddup2(&actions, log_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
   posix_spawn_file_actions_adddup2(&actions, log_fd, STDERR_FILENO);
   posix_spawn_file_actions_addchdir_np(&actions, folder.c_str());
   char arg0[] = "gnuplot";
@@ -135,41 +144,36 @@ int run_gnuplot(const std::string& script, const fs::path& folder, int log_fd, c
 void render(const std::string& script, const std::string& path) {
   if (!is_figure_format(path)) throw Error(fmt::format("{}: {}", path, unknown_format(path)));
   if (const std::string why = unwritable_reason(path); !why.empty()) throw Error(fmt::format("{}: {}", path, why));
+  claim_output("", path);
   const fs::path target = output_target(path);  // a symbolic link is drawn through
-  // gnuplot runs in the figure's folder and writes a file whose name hetlb makes up (only letters,
-  // digits and dots): the user's path never enters the script.
-  static int figures = 0;
-  const std::string tmp_name =
-      fmt::format(".hetlb-figure.{}.{}{}", ::getpid(), ++figures, target.extension().string());
-  const fs::path tmp = target.parent_path() / tmp_name;
+  // gnuplot writes the figure to its standard output (`set output` without a file): a temporary file
+  // hetlb created beside the figure (hetlb/temp_file.hpp). No file name enters the script.
   std::string text = script;
   const std::string ph = kOutputPlaceholder;
-  for (std::size_t at = text.find(ph); at != std::string::npos; at = text.find(ph, at))
-    text.replace(at, ph.size(), quote(tmp_name));
-  // gnuplot's messages go to a log beside the figure, never to our standard output (where a summary
-  // may be going): its first line is quoted if the figure fails, warnings are dropped otherwise.
-  const fs::path log = tmp.string() + ".log";
-  const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (log_fd < 0) throw Error(fmt::format("{}: cannot write in its folder ({})", path, std::strerror(errno)));
-  std::error_code ec;
-  int status = 0;
+  for (std::size_t at = text.find(ph); at != std::string::npos; at = text.find(ph, at)) text.replace(at, ph.size(), "");
+  // gnuplot's messages go to a log of their own, never to our standard output (where a summary may be
+  // going): its first line is quoted if the figure fails, warnings are dropped otherwise.
+  std::optional<TempFile> figure, log;
   try {
-    status = run_gnuplot(text, target.parent_path(), log_fd, path);
-  } catch (...) {
-    ::close(log_fd);
-    fs::remove(log, ec);
-    throw;
+    figure.emplace(target);
+    log.emplace(target);
+  } catch (const std::system_error& e) {
+    throw Error(fmt::format("{}: cannot write in its folder ({})", path, std::strerror(e.code().value())));
   }
-  ::close(log_fd);
-  const std::string said = first_message(log);
-  fs::remove(log, ec);
-  if (status != 0 || !fs::is_regular_file(tmp, ec) || fs::file_size(tmp, ec) == 0) {
-    fs::remove(tmp, ec);
+  const int status = run_gnuplot(text, target.parent_path(), figure->fd(), log->fd(), path);
+  struct stat drawn {};
+  if (status != 0 || ::fstat(figure->fd(), &drawn) != 0 || drawn.st_size == 0) {
+    const std::string said = first_message(log->fd());
     const std::string how = WIFEXITED(status) ? fmt::format("exit status {}", WEXITSTATUS(status))
                                               : fmt::format("signal {}", WTERMSIG(status));
     throw Error(fmt::format("{}: gnuplot failed to draw the figure ({}{})", path, how, said.empty() ? "" : ": " + said));
   }
-  commit_output(tmp, target, path);
+  try {
+    figure->close();
+  } catch (const std::system_error& e) {
+    throw Error(fmt::format("{}: cannot write the file ({})", path, std::strerror(e.code().value())));
+  }
+  commit_output(figure->release(), target, path);
 }
 
 }  // namespace hetlb::plot

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -56,6 +57,24 @@ TEST(Gnuplot, FailureQuotesGnuplotAndLeavesNoFile) {
   }
   EXPECT_EQ(testing::internal::GetCapturedStdout(), "");
   EXPECT_TRUE(fs::is_empty(figure.parent_path()));
+  fs::remove_all(figure.parent_path());
+}
+
+// Links planted at the names hetlb used for a figure and its log (".hetlb-figure.PID.N.svg[.log]"): the
+// files they name are left alone, the figure is a regular file of its own.
+TEST(Gnuplot, APlantedLinkIsNeverWrittenThrough) {
+  const fs::path figure = scratch("planted.svg");
+  const fs::path victim = figure.parent_path() / "victim.txt";
+  std::ofstream(victim) << "precious\n";
+  for (int n = 1; n <= 20; ++n)
+    for (const char* suffix : {".svg", ".svg.log"})
+      fs::create_symlink(victim, figure.parent_path() / (".hetlb-figure." + std::to_string(::getpid()) + "." +
+                                                         std::to_string(n) + suffix));
+  hetlb::plot::render(header(figure) + "plot x\n", figure.string());
+  std::ifstream in(victim);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "precious\n");
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(figure)));
+  EXPECT_GT(fs::file_size(figure), 0u);
   fs::remove_all(figure.parent_path());
 }
 

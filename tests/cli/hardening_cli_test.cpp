@@ -185,6 +185,28 @@ TEST_F(HardeningCli, NoOutputFileIsLeftWhenALaterOneFails) {
   expect_refused("diffusion-platform cluster --nodes 4 -o a.xml --hostfile /proc/x.hosts", "/proc/x.hosts");
 }
 
+// An output never replaces an input of its command nor another of its outputs, whatever the spelling
+// (./, a link, a hard link): one line naming the option and the file, and the files as they were.
+TEST_F(HardeningCli, AnOutputNeverReplacesAnInputOrAnotherOutput) {
+  write("g.json", slurp(example));
+  write("X", "precious\n");
+  write("edges.txt", "0 1\n1 0\n1 2\n2 1\n2 3\n3 2\n3 0\n0 3\n");
+  fs::create_symlink("g.json", dir / "link.json");
+  fs::create_hard_link(dir / "g.json", dir / "hard.json");
+  const std::vector<std::string> links = {"link.json", "hard.json"};
+  expect_refused("simgrid-platform g.json -o X --hostfile X", "--hostfile \"X\": is also the output of --output \"X\"",
+                 links);
+  expect_refused("diffusion-platform cluster --nodes 4 -o X --hostfile ./X", "--hostfile \"./X\": is also the output of",
+                 links);
+  for (const std::string out : {"g.json", "./g.json", "link.json", "hard.json"})
+    expect_refused("simgrid-platform g.json -o " + out, "--output \"" + out + "\": is an input of this command", links);
+  expect_refused("simulate diffusion --nodes 4 --topology edges.txt --iterations 5 --trace edges.txt",
+                 "--trace \"edges.txt\": is an input of this command", links);
+  EXPECT_EQ(slurp(dir / "X"), "precious\n");
+  EXPECT_EQ(slurp(dir / "g.json"), slurp(example));
+  EXPECT_EQ(slurp(dir / "edges.txt"), "0 1\n1 0\n1 2\n2 1\n2 3\n3 2\n3 0\n0 3\n");
+}
+
 // Splits one CSV record (RFC 4180).
 std::vector<std::string> csv_record(const std::string& line) {
   std::vector<std::string> cells(1);

@@ -1,6 +1,6 @@
 // Renders figures with gnuplot: the script gets a terminal chosen from the output's extension
-// (.png or .svg) and writes to a temporary file renamed into place on success, so a failed run
-// leaves no partial figure.
+// (.png or .svg) and writes to an exclusive temporary file renamed into place on success, so a failed
+// run leaves no partial figure.
 #pragma once
 #include <string>
 
@@ -16,8 +16,9 @@ void check_figure_path(const std::string& option, const std::string& path);
 
 // Runs gnuplot on `script` (which must `set output` to the string OUTPUT_PLACEHOLDER) and moves the
 // result to `path` (inside an OutputTransaction, at its commit). gnuplot runs without a shell, in the
-// figure's folder, writing a file whose name hetlb makes up: `path` never enters the script. Throws
-// hetlb::Error when gnuplot is missing or fails.
+// figure's folder, writing to its standard output, a temporary file hetlb created beside the figure
+// (hetlb/temp_file.hpp): `path` never enters the script. Throws hetlb::Error when gnuplot is missing or
+// fails, or when `path` is an input or another output of the command (claim_output).
 void render(const std::string& script, const std::string& path);
 
 inline constexpr const char* kOutputPlaceholder = "@OUTPUT@";

@@ -14,6 +14,7 @@
 
 #include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/output_path.hpp"
 #include "hetlb/strategy_plugin.h"
 
 namespace hetlb::diffusion {
@@ -73,6 +74,7 @@ std::unique_ptr<Rule> load(const std::string& path) {
   if (path.empty()) refuse(path, "no path; expected plugin:PATH of a shared library");
   if (std::filesystem::is_directory(path)) refuse(path, "a directory; expected a shared library");
   if (!std::filesystem::is_regular_file(path)) refuse(path, "no such file; expected a shared library");
+  register_input(path);  // no output of the command may replace it (output_path.hpp)
   // A path without '/' would be searched in the library path: name the file itself.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;
   void* handle = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -1,0 +1,26 @@
+# A campaign loads its plug-in (its constructor leaves a mark); a report of it runs nothing, loads none,
+# and gives the run's summary: the settings given at the plug-in's default (alpha 1) and away from it
+# (alpha 0.25) find their rows without the plug-in's declaration.
+# -DHETLB=hetlb -DPLUGIN=libmarker.so -DDIR=work folder
+set(spec ${DIR}/report-loads-nothing.json)
+set(csv ${DIR}/report-loads-nothing.csv)
+set(marker ${DIR}/report-loads-nothing.loaded)
+file(REMOVE ${csv} ${marker})
+set(ENV{HETLB_PLUGIN_MARKER} ${marker})
+set(entries "{\"strategy\": \"plugin:${PLUGIN}\", \"params\": {\"alpha\": 1}}, {\"strategy\": \"plugin:${PLUGIN}\", \"params\": {\"alpha\": 0.25}}")
+file(WRITE ${spec} "{\"spec_version\": \"report-loads-nothing\", \"strategies\": [${entries}], \"ratios\": [1], \"nodes\": [4], \"topologies\": [\"ring\"], \"virtual_load\": [false], \"integer\": [false], \"platforms\": [\"cluster\"], \"initial\": [\"single\"], \"results\": \"${csv}\"}\n")
+execute_process(COMMAND ${HETLB} campaign ${spec} RESULT_VARIABLE rc OUTPUT_VARIABLE run ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${marker})
+  message(FATAL_ERROR "the campaign failed (${rc}) or did not load its plug-in: ${err}")
+endif()
+file(REMOVE ${marker})
+execute_process(COMMAND ${HETLB} campaign ${spec} --report RESULT_VARIABLE rc OUTPUT_VARIABLE report ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the report failed (${rc}): ${err}")
+endif()
+if(EXISTS ${marker})
+  message(FATAL_ERROR "the report loaded the plug-in (its constructor ran)")
+endif()
+if(NOT report STREQUAL run OR NOT report MATCHES "alpha=0\\.25" OR NOT report MATCHES "1 of 1 configurations complete")
+  message(FATAL_ERROR "the report differs from the run's summary:\n${run}\n---\n${report}")
+endif()
