@@ -63,6 +63,21 @@ void* write_pointer(py::handle b) {
   return info.ptr;
 }
 
+// Whether a buffer's struct format holds Python objects ('O', e.g. a numpy object array or a structured
+// dtype with an object field): their pointers must not travel as bytes. Field names (":name:") skipped.
+bool holds_objects(const char* format) {
+  if (format == nullptr) return false;
+  for (const char* c = format; *c != '\0'; ++c) {
+    if (*c == ':') {
+      while (c[1] != '\0' && c[1] != ':') ++c;
+      if (c[1] == ':') ++c;
+    } else if (*c == 'O') {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A buffer's bytes held (PyObject_GetBuffer) for the length of a transfer, C-contiguous.
 struct HeldBuffer {
   Py_buffer view{};
@@ -76,7 +91,7 @@ struct HeldBuffer {
       return false;
     }
     held = true;
-    if (view.ndim < 1 || view.shape[0] != items) return false;
+    if (view.ndim < 1 || view.shape[0] != items || holds_objects(view.format)) return false;
     long long bytes = view.itemsize;
     for (int d = 1; d < view.ndim; ++d) bytes *= view.shape[d];
     item_bytes = bytes;

@@ -114,6 +114,39 @@ outcome("readonly-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000
 outcome("readonly-gather", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank]),
                                                      read_only(1000) if rank == 0 else None))
 outcome("gather-short", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank] - (rank == 1))))
+
+
+def objects(n):
+    return np.array([object()] * n, dtype=object)
+
+
+def object_refusals():
+    """Arrays of Python objects are refused on every rank, by the checked and the direct paths."""
+    results = []
+    p = hetlb.mpi.Plan(comm, plan)
+    hetlb.mpi.scatterv(comm, p, np.zeros(1000) if rank == 0 else None, np.empty(plan.counts[rank]))
+    assert p._fast  # the next scatter goes straight to the C library
+    for call in (lambda: hetlb.mpi.scatterv(comm, plan, objects(1000) if rank == 0 else None),
+                 lambda: hetlb.mpi.scatterv(comm, p, objects(1000) if rank == 0 else None,
+                                            np.empty(plan.counts[rank])),
+                 lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
+                                            objects(plan.counts[rank]) if rank == 1 else None),
+                 lambda: hetlb.mpi.gatherv(comm, p, objects(plan.counts[rank]) if rank == 2
+                                           else np.zeros(plan.counts[rank])),
+                 lambda: hetlb.mpi.gatherv(comm, p, np.zeros(plan.counts[rank], dtype=object) if rank == 0
+                                           else np.zeros(plan.counts[rank]), objects(1000) if rank == 0 else None),
+                 lambda: hetlb.mpi.scatterv(comm, plan, [1.0] * 1000 if rank == 0 else None)):
+        try:
+            call()
+            results.append("no error")
+        except ValueError as e:
+            results.append(str(e))
+    ok = hetlb.mpi.scatterv(comm, p, np.arange(1000.0) if rank == 0 else None, np.empty(plan.counts[rank]))
+    p.free()
+    return results + [bool(ok[0] == plan.displacements[rank])]
+
+
+outcome("object-dtype", object_refusals)
 small = hetlb.plan_scatter(hetlb.platform(compute=[1e-3] * (size - 1), comm=[0] + [1e-4] * (size - 2)), items=10)
 outcome("wrong-size", lambda: hetlb.mpi.scatterv(comm, small, np.zeros(10) if rank == 0 else None))
 persistent.free()
