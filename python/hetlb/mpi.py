@@ -7,6 +7,10 @@ or any buffer-protocol object whose first axis is the item axis: ``sendbuf`` hol
 items at the root. Every argument error raises the same ValueError on every rank (no hang); buffers
 of Python objects (numpy object dtypes) are refused.
 
+Plans of weighted items (``hetlb.plan_scatter(pf, weights=w, layout=...)``) are honoured: the root's
+buffers stay in item order; each rank's block holds the items ``plan.item_ids(rank)`` (a range with the
+contiguous layout, any items with the any layout, packed and put back in place at the root).
+
 ``Plan(comm, plan)`` is the persistent form: planned once (collective), reused by many calls.
 
 ``Balancer(comm, items)`` balances an iterative program's records (a numpy array) between the ranks
@@ -37,8 +41,10 @@ def Plan(comm: Any, plan: ScatterPlan) -> MpiPlan:  # noqa: N802 (a constructor 
         return plan
     if not isinstance(plan, ScatterPlan):
         raise ValueError(f"plan: {type(plan).__name__}: expected a hetlb.ScatterPlan or a hetlb.mpi.Plan")
+    weights = plan.weights
     return _make_plan(comm, plan.platform.to_json(), "platform", plan.items, plan.root_rank,
-                      plan._algorithm_argument, plan._order_argument, plan._dp_fallback, plan._order_evaluations)
+                      plan._algorithm_argument, plan._order_argument, plan._dp_fallback, plan._order_evaluations,
+                      None if weights is None else weights.tolist(), plan.layout or "contiguous")
 
 
 def _layout(buf: Any, name: str = "buffer") -> Tuple[np.dtype, Tuple[int, ...], int]:

@@ -116,6 +116,37 @@ outcome("readonly-gather", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.c
 outcome("gather-short", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank] - (rank == 1))))
 
 
+def weighted_roundtrip(layout):
+    """A weighted plan: the root's array in item order goes out and comes back at its place (twice
+    through a persistent plan: its checked path, then the C library's direct one); each rank's block
+    holds the items item_ids names."""
+    w = np.ones(1000)
+    w[::10] = 10.0  # a heavy item every ten: the any layout beats the contiguous ranges
+    wp = hetlb.plan_scatter(platform, weights=w, layout=layout)
+    data = np.arange(2000, dtype=np.float64).reshape(1000, 2) if rank == 0 else None
+    ids = wp.item_ids(rank)
+    p = hetlb.mpi.Plan(comm, wp)
+    assert p.layout == layout and np.array_equal(p.item_ids(), ids) and p.counts == wp.counts.tolist()
+    assert p.displacements == wp.displacements.tolist()
+    block = np.empty((len(ids), 2))
+    for plan_, recv in ((wp, None), (p, None), (p, block), (p, block)):
+        mine = hetlb.mpi.scatterv(comm, plan_, data, recv)
+        assert np.array_equal(mine[:, 0], 2 * ids), (rank, mine[:5], ids[:5])
+        back = hetlb.mpi.gatherv(comm, plan_, mine * 3)
+        if rank == 0:
+            assert np.array_equal(back, data * 3)
+        else:
+            assert back is None
+    direct = p._fast  # the last scatter went straight to the C library
+    p.free()
+    permuted = layout == "any" and not np.array_equal(wp.permutation, np.arange(1000))
+    return [layout == "contiguous" or permuted, direct, len(ids) > 0]
+
+
+outcome("weighted-contiguous", lambda: weighted_roundtrip("contiguous"))
+outcome("weighted-any", lambda: weighted_roundtrip("any"))
+
+
 def objects(n):
     return np.array([object()] * n, dtype=object)
 
