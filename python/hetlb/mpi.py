@@ -55,7 +55,8 @@ def _layout(buf: Any, name: str = "buffer") -> Tuple[np.dtype, Tuple[int, ...], 
         try:
             a = np.asarray(memoryview(buf))
         except TypeError:
-            raise ValueError(f"{name}: {type(buf).__name__}: expected a numpy array or a buffer-protocol object") from None
+            raise ValueError(f"{name}: {type(buf).__name__}: expected a numpy array or a buffer-protocol "
+                             "object") from None
     if a.dtype.hasobject:  # the objects' pointers would travel as bytes (issue 66)
         raise ValueError(f"{name}: dtype {a.dtype} holds Python objects: expected items of plain bytes (numbers, "
                          "fixed-size strings, structured dtypes of them)")

@@ -120,8 +120,10 @@ def _weights(weights: Any) -> "np.ndarray":
     ValueError for a shape that is not one number per item (the values are checked by the library)."""
     import numpy as np
 
-    if isinstance(weights, (str, bytes, Mapping)) or not hasattr(weights, "__len__") and not hasattr(weights, "__array__"):
-        raise TypeError(f"weights: {type(weights).__name__}: expected a sequence or numpy array of numbers, one per item")
+    sequence = hasattr(weights, "__len__") or hasattr(weights, "__array__")
+    if isinstance(weights, (str, bytes, Mapping)) or not sequence:
+        raise TypeError(f"weights: {type(weights).__name__}: expected a sequence or numpy array of numbers, "
+                        "one per item")
     try:
         a = np.asarray(weights)
     except ValueError as e:  # ragged nesting
