@@ -4,7 +4,12 @@
 ``hetlb.plan_scatter`` (processor k of the platform is rank k of ``comm``; the root sends in the plan's
 order, its own block last), through hetlb's MPI library (hetlb/mpi/plan.h). Buffers are numpy arrays
 or any buffer-protocol object whose first axis is the item axis: ``sendbuf`` holds ``plan.items``
-items at the root. Every argument error raises the same ValueError on every rank (no hang).
+items at the root. Every argument error raises the same ValueError on every rank (no hang); buffers
+of Python objects (numpy object dtypes) are refused.
+
+Plans of weighted items (``hetlb.plan_scatter(pf, weights=w, layout=...)``) are honoured: the root's
+buffers stay in item order; each rank's block holds the items ``plan.item_ids(rank)`` (a range with the
+contiguous layout, any items with the any layout, packed and put back in place at the root).
 
 ``Plan(comm, plan)`` is the persistent form: planned once (collective), reused by many calls.
 
@@ -36,13 +41,25 @@ def Plan(comm: Any, plan: ScatterPlan) -> MpiPlan:  # noqa: N802 (a constructor 
         return plan
     if not isinstance(plan, ScatterPlan):
         raise ValueError(f"plan: {type(plan).__name__}: expected a hetlb.ScatterPlan or a hetlb.mpi.Plan")
+    weights = plan.weights
     return _make_plan(comm, plan.platform.to_json(), "platform", plan.items, plan.root_rank,
-                      plan._algorithm_argument, plan._order_argument, plan._dp_fallback, plan._order_evaluations)
+                      plan._algorithm_argument, plan._order_argument, plan._dp_fallback, plan._order_evaluations,
+                      None if weights is None else weights.tolist(), plan.layout or "contiguous")
 
 
-def _layout(buf: Any) -> Tuple[np.dtype, Tuple[int, ...], int]:
+def _layout(buf: Any, name: str = "buffer") -> Tuple[np.dtype, Tuple[int, ...], int]:
     """dtype, shape of one item and number of items of a buffer (first axis: items)."""
-    a = np.asarray(memoryview(buf)) if not isinstance(buf, np.ndarray) else buf
+    if isinstance(buf, np.ndarray):
+        a = buf
+    else:
+        try:
+            a = np.asarray(memoryview(buf))
+        except TypeError:
+            raise ValueError(f"{name}: {type(buf).__name__}: expected a numpy array or a buffer-protocol "
+                             "object") from None
+    if a.dtype.hasobject:  # the objects' pointers would travel as bytes (issue 66)
+        raise ValueError(f"{name}: dtype {a.dtype} holds Python objects: expected items of plain bytes (numbers, "
+                         "fixed-size strings, structured dtypes of them)")
     if not a.flags.c_contiguous:
         raise ValueError("buffer: expected a C-contiguous buffer")
     if a.ndim == 0:
@@ -120,12 +137,12 @@ def _scatterv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
         if root:
             if sendbuf is None:
                 raise ValueError("sendbuf: None at the root: expected the items to scatter")
-            dtype, shape, n = _layout(sendbuf)
+            dtype, shape, n = _layout(sendbuf, "sendbuf")
             if n != mp.items:
                 raise ValueError(f"sendbuf: {n} items at the root: expected {mp.items}, the plan's items")
             layout, itemsize = (dtype.str, shape), _itemsize(dtype, shape)
         if recvbuf is not None:
-            rdtype, rshape, n = _layout(recvbuf)
+            rdtype, rshape, n = _layout(recvbuf, "recvbuf")
             _writable(recvbuf, "recvbuf")
             if n != mp.count:
                 raise ValueError(f"recvbuf: {n} items: expected {mp.count}, this rank's share")
@@ -177,14 +194,14 @@ def _gatherv(comm: Any, mp: MpiPlan, sendbuf: Any, recvbuf: Any) -> Any:
         nonlocal out, itemsize
         if sendbuf is None:
             raise ValueError("sendbuf: None: expected this rank's block")
-        dtype, shape, n = _layout(sendbuf)
+        dtype, shape, n = _layout(sendbuf, "sendbuf")
         if n != mp.count:
             raise ValueError(f"sendbuf: {n} items: expected {mp.count}, this rank's share")
         itemsize = _itemsize(dtype, shape)
         if root:
             if out is None:
                 out = np.empty((mp.items,) + shape, dtype=dtype)
-            rdtype, rshape, n = _layout(out)
+            rdtype, rshape, n = _layout(out, "recvbuf")
             _writable(out, "recvbuf")
             if n != mp.items:
                 raise ValueError(f"recvbuf: {n} items at the root: expected {mp.items}, the plan's items")

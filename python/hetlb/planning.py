@@ -89,6 +89,8 @@ def plan_scatter(
     *,
     dp_fallback: bool = False,
     order_evaluations: int = 2000,
+    weights: Optional[Any] = None,
+    layout: str = "contiguous",
 ) -> ScatterPlan:
     """Plans a load-balanced scatter of ``items`` items (default: the platform's ``items``).
 
@@ -96,11 +98,46 @@ def plan_scatter(
     reverse-bandwidth, best, or the non-root processors by name ("a,b,c"); ``root``: a processor name,
     "auto" (RR-4770 Section 3.4) or None for the platform's root. The same choices and defaults as
     ``hetlb scatter``; ``plan.to_dict()`` is its ``--format json`` output. ValueError on bad input.
+
+    ``weights``: items of unequal cost (docs/weighted-items.md), a sequence or numpy array of one
+    finite number >= 0 per item in item order, the work of each (the platform's per-item costs become
+    per unit of work); ``items`` is then its length. ``layout``: "contiguous" (each processor a range of
+    items, the ranges in send order) or "any" (any item anywhere: ``plan.permutation`` and
+    ``plan.item_ids(rank)`` say where). ``algorithm`` exact (the layout's optimum) or uniform (equal
+    counts). As ``hetlb scatter --weights FILE --layout L``; unit weights give the plan of counts.
     """
     p = _as_platform(platform)
+    if not isinstance(layout, str):
+        raise TypeError(f"layout = {layout!r}: expected \"contiguous\" or \"any\"")
+    w = None if weights is None else _weights(weights)
     return _hetlb._plan_scatter(p, 0 if items is None else _whole(items, "items"), algorithm, order,
                                 "" if root is None else str(root), bool(dp_fallback),
-                                _whole(order_evaluations, "order_evaluations"))
+                                _whole(order_evaluations, "order_evaluations"), w, layout)
+
+
+def _weights(weights: Any) -> "np.ndarray":
+    """The weights as a 1-D float64 array; TypeError naming the first item that is not a real number,
+    ValueError for a shape that is not one number per item (the values are checked by the library)."""
+    import numpy as np
+
+    sequence = hasattr(weights, "__len__") or hasattr(weights, "__array__")
+    if isinstance(weights, (str, bytes, Mapping)) or not sequence:
+        raise TypeError(f"weights: {type(weights).__name__}: expected a sequence or numpy array of numbers, "
+                        "one per item")
+    try:
+        a = np.asarray(weights)
+    except ValueError as e:  # ragged nesting
+        raise ValueError(f"weights: {e}: expected one number per item") from None
+    if a.ndim != 1:
+        raise ValueError(f"weights: shape {a.shape}: expected one number per item (a 1-D sequence or array)")
+    if a.dtype.kind in "iuf":
+        return np.ascontiguousarray(a, dtype=np.float64)
+    for k, x in enumerate(a.tolist()):  # object, bool, complex, strings: name the first non-number
+        if isinstance(x, bool) or not isinstance(x, numbers.Real):
+            raise TypeError(f"weights: item {k}: {x!r} is not a number")
+    if isinstance(weights, np.ndarray):  # an object array of numbers: say how to give it
+        raise TypeError(f"weights: dtype {a.dtype}: expected an array of numbers (give weights.astype(float))")
+    return np.ascontiguousarray(a.astype(np.float64))
 
 
 def _whole(value: Any, name: str) -> int:

@@ -4,6 +4,7 @@
 // bytes; hetlb/mpi.py checks and agrees on them.
 #include <mpi.h>
 #include <mpi4py/mpi4py.h>
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,21 @@ void* write_pointer(py::handle b) {
   return info.ptr;
 }
 
+// Whether a buffer's struct format holds Python objects ('O', e.g. a numpy object array or a structured
+// dtype with an object field): their pointers must not travel as bytes. Field names (":name:") skipped.
+bool holds_objects(const char* format) {
+  if (format == nullptr) return false;
+  for (const char* c = format; *c != '\0'; ++c) {
+    if (*c == ':') {
+      while (c[1] != '\0' && c[1] != ':') ++c;
+      if (c[1] == ':') ++c;
+    } else if (*c == 'O') {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A buffer's bytes held (PyObject_GetBuffer) for the length of a transfer, C-contiguous.
 struct HeldBuffer {
   Py_buffer view{};
@@ -76,7 +93,7 @@ struct HeldBuffer {
       return false;
     }
     held = true;
-    if (view.ndim < 1 || view.shape[0] != items) return false;
+    if (view.ndim < 1 || view.shape[0] != items || holds_objects(view.format)) return false;
     long long bytes = view.itemsize;
     for (int d = 1; d < view.ndim; ++d) bytes *= view.shape[d];
     item_bytes = bytes;
@@ -188,9 +205,13 @@ struct MpiPlan {
   }
 };
 
+// weights: none for a plan of counts; else the items' works (a weighted plan, docs/weighted-items.md:
+// blocks in send order and, with the any layout, the root's buffers permuted by the plan's scatter and
+// gather), the same on every rank (only the root's count).
 std::unique_ptr<MpiPlan> make_plan(py::object comm, const std::string& platform_json, const std::string& source,
                                    long long items, int root, const std::string& algorithm, const std::string& order,
-                                   bool dp_fallback, std::size_t order_evaluations) {
+                                   bool dp_fallback, std::size_t order_evaluations,
+                                   std::optional<std::vector<double>> weights, const std::string& layout) {
   MPI_Comm c = comm_of(comm);
   scatter::Request req;
   req.algorithm = scatter::parse_algorithm(algorithm);
@@ -204,7 +225,10 @@ std::unique_ptr<MpiPlan> make_plan(py::object comm, const std::string& platform_
   p->comm = comm;
   {
     py::gil_scoped_release release;
-    p->plan = std::make_unique<mpi::Plan>(pf, items, root, c, req);
+    if (weights)
+      p->plan = std::make_unique<mpi::Plan>(mpi::Plan::weighted(pf, *weights, scatter::parse_layout(layout), root, c, req));
+    else
+      p->plan = std::make_unique<mpi::Plan>(pf, items, root, c, req);
   }
   return p;
 }
@@ -228,6 +252,23 @@ PYBIND11_MODULE(_hetlb_mpi, m) {
       .def_property_readonly("count", [](const MpiPlan& p) { return p.get().count(); })
       .def_property_readonly("offset", [](const MpiPlan& p) { return p.get().offset(); })
       .def_property_readonly("comm", [](const MpiPlan& p) { return p.comm; })
+      .def_property_readonly("layout",
+                             [](const MpiPlan& p) -> std::optional<std::string> {
+                               const int layout = p.get().distribution().layout;
+                               if (layout == HETLB_MPI_LAYOUT_COUNTS) return std::nullopt;
+                               return layout == HETLB_MPI_LAYOUT_ANY ? "any" : "contiguous";
+                             },
+                             "\"contiguous\" or \"any\" for a plan of weighted items; None for a plan of counts.")
+      .def(
+          "item_ids",
+          [](const MpiPlan& p) {
+            const std::vector<std::int64_t>& ids = p.get().item_ids();
+            py::array_t<std::int64_t> a(static_cast<py::ssize_t>(ids.size()));
+            std::copy(ids.begin(), ids.end(), a.mutable_data());
+            return a;
+          },
+          "This rank's items, in the order of its block (numpy int64): offset to offset + count unless the "
+          "layout is any.")
       .def_property_readonly("predicted_makespan",
                              [](const MpiPlan& p) { return p.get().distribution().predicted_makespan; })
       .def("_scatter",
@@ -260,7 +301,7 @@ PYBIND11_MODULE(_hetlb_mpi, m) {
       }, "Collective: frees the plan and its communicator.");
   m.def("_make_plan", &make_plan, py::arg("comm"), py::arg("platform_json"), py::arg("source"), py::arg("items"),
         py::arg("root"), py::arg("algorithm"), py::arg("order"), py::arg("dp_fallback") = false,
-        py::arg("order_evaluations") = 2000);
+        py::arg("order_evaluations") = 2000, py::arg("weights") = py::none(), py::arg("layout") = "contiguous");
   bind_balancer(m, &comm_of);
   m.def("_comm_handle", [](py::object comm) { return reinterpret_cast<std::uintptr_t>(comm_of(comm)); });
 }

@@ -1,5 +1,6 @@
-// hetlb._hetlb: Platform, ScatterPlan, plan_scatter. The plan's JSON is io::scatter_json, the
-// function that `hetlb scatter --format json` prints; the argument checks are the command line's.
+// hetlb._hetlb: Platform, ScatterPlan, plan_scatter. The plan's JSON is io::scatter_json (with weights:
+// io::weighted_scatter_json), the function that `hetlb scatter --format json` prints; the argument
+// checks are the command line's.
 #include "scatter_bindings.hpp"
 
 #include <cstdint>
@@ -22,6 +23,7 @@
 #include "hetlb/model/calibration.hpp"
 #include "hetlb/scatter/perturbation.hpp"
 #include "hetlb/scatter/solve.hpp"
+#include "hetlb/scatter/weighted.hpp"
 
 namespace py = pybind11;
 
@@ -46,6 +48,11 @@ struct ScatterPlan {
   scatter::Request request;
   scatter::Result result;
   std::string algorithm_argument, order_argument;  // as given (hetlb.mpi plans again with them)
+  // Plans of weighted items (docs/weighted-items.md): the weights as given and the planner's result.
+  // Their blocks follow the send order in the root's buffer; with the any layout the permutation
+  // gives the item at each position of the blocks.
+  std::optional<scatter::WeightedResult> weighted;
+  std::vector<double> weights;
 };
 
 py::array_t<std::int64_t> int_array(const std::vector<std::int64_t>& v) {
@@ -62,11 +69,62 @@ std::vector<std::int64_t> counts_in_rank_order(const ScatterPlan& p) {
   return counts;
 }
 
+py::array_t<double> double_array(const std::vector<double>& v) {
+  py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
+  std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+// First item of each processor's block in the root's buffer (rank order): prefix sums of the counts
+// in rank order, or in send order for weighted plans (their ranges follow the send order).
+std::vector<std::int64_t> displacements_in_rank_order(const ScatterPlan& p) {
+  const std::vector<std::int64_t> counts = counts_in_rank_order(p);
+  std::vector<std::int64_t> d(counts.size(), 0);
+  std::vector<std::size_t> blocks;  // platform indices in block order
+  if (p.weighted) {
+    blocks.assign(p.result.problem.platform_index.begin(), p.result.problem.platform_index.end());
+  } else {
+    for (std::size_t r = 0; r < counts.size(); ++r) blocks.push_back(r);
+  }
+  std::int64_t next = 0;
+  for (std::size_t r : blocks) {
+    d[r] = next;
+    next += counts[r];
+  }
+  return d;
+}
+
+// The item at each position of the blocks: the identity unless the layout is any, where the items of
+// each send position are grouped in item order (as hetlb_mpi's plans do, src/mpi/distribution.cpp).
+std::vector<std::int64_t> permutation_of(const ScatterPlan& p) {
+  const auto n = static_cast<std::size_t>(p.result.problem.items);
+  std::vector<std::int64_t> perm(n);
+  if (!p.weighted || p.weighted->weighted.layout != scatter::Layout::Any) {
+    for (std::size_t k = 0; k < n; ++k) perm[k] = static_cast<std::int64_t>(k);
+    return perm;
+  }
+  const std::vector<std::size_t>& owner = p.weighted->weighted.owner;
+  const std::vector<std::int64_t> displs = displacements_in_rank_order(p);
+  std::vector<std::int64_t> next(p.result.problem.size(), 0);
+  for (std::size_t i = 0; i < next.size(); ++i) next[i] = displs[p.result.problem.platform_index[i]];
+  for (std::size_t k = 0; k < owner.size(); ++k) perm[static_cast<std::size_t>(next[owner[k]]++)] = static_cast<std::int64_t>(k);
+  return perm;
+}
+
+// Work of each platform processor (rank order): the sum of its items' weights, its count unweighted.
+std::vector<double> work_in_rank_order(const ScatterPlan& p) {
+  std::vector<double> work(p.platform->processors.size(), 0.0);
+  for (std::size_t i = 0; i < p.result.problem.size(); ++i)
+    work[p.result.problem.platform_index[i]] =
+        p.weighted ? p.weighted->weighted.work[i] : static_cast<double>(p.result.plan.items[i]);
+  return work;
+}
+
 // The command line's checks before planning (scatter_command.cpp), with its messages.
 void check_request(const PlatformHandle& h, const scatter::Request& req, const std::string& order,
-                   const std::string& root) {
+                   const std::string& root, bool weighted) {
   const Platform& platform = *h.platform;
-  if (req.items == 0 && platform.items <= 0)
+  if (req.items == 0 && platform.items <= 0 && !weighted)
     throw Error(fmt::format("{}: no items: give \"items\" in the file or --items N", h.source));
   if (req.order_list.empty()) return;
   const std::size_t root_index = root.empty() || root == "auto" ? platform.root : platform.index_of(root);
@@ -84,8 +142,17 @@ void check_request(const PlatformHandle& h, const scatter::Request& req, const s
   }
 }
 
+// weights: none for a plan of counts, else one work per item (hetlb/planning.py has checked its type and
+// shape; the values are checked here, by WeightedItems::check). layout: "contiguous" or "any".
 ScatterPlan plan(const PlatformHandle& h, long long items, const std::string& algorithm, const std::string& order,
-                 const std::string& root, bool dp_fallback, long long order_evaluations) {
+                 const std::string& root, bool dp_fallback, long long order_evaluations,
+                 std::optional<py::array_t<double, py::array::c_style | py::array::forcecast>> weights,
+                 const std::string& layout_name) {
+  const scatter::Layout layout = scatter::parse_layout(layout_name);
+  if (!weights && layout != scatter::Layout::Contiguous)
+    throw Error(fmt::format("layout {}: needs weights= (items of equal cost have one layout)", layout_name));
+  if (weights && weights->ndim() != 1)
+    throw Error(fmt::format("weights: {} dimensions: expected one number per item", weights->ndim()));
   if (items < 0) throw Error(fmt::format("items = {}: expected a positive number of items", items));
   if (order_evaluations < 1)
     throw Error(fmt::format("order_evaluations = {}: expected at least 1", order_evaluations));
@@ -98,11 +165,22 @@ ScatterPlan plan(const PlatformHandle& h, long long items, const std::string& al
   req.exact.dp_fallback = dp_fallback;
   req.search.max_evaluations = static_cast<std::size_t>(order_evaluations);
   req.search.exact = req.exact;
-  check_request(h, req, order, root);
-  ScatterPlan p{h.platform, req, {}, algorithm, order};
+  ScatterPlan p{h.platform, req, {}, algorithm, order, {}, {}};
+  scatter::WeightedItems it;
+  if (weights) {
+    p.weights.assign(weights->data(), weights->data() + weights->size());
+    it.work = p.weights;
+    it.check();  // the first bad weight is named, whatever else is wrong
+  }
+  check_request(h, req, order, root, weights.has_value());
   {
     py::gil_scoped_release release;
-    p.result = scatter::plan_scatter(*h.platform, req);
+    if (weights) {
+      p.weighted = scatter::plan_scatter_weighted(*h.platform, req, it, layout);
+      p.result = p.weighted->result;
+    } else {
+      p.result = scatter::plan_scatter(*h.platform, req);
+    }
   }
   return p;
 }
@@ -111,6 +189,8 @@ ScatterPlan plan(const PlatformHandle& h, long long items, const std::string& al
 // or samples None: not given; factors: the JSON text of a dict (source "factors") or a file's path.
 std::string perturb(const ScatterPlan& p, std::optional<double> percent_arg, std::optional<long long> samples_arg,
                     std::uint64_t seed, const std::string& factors_text, const std::string& factors_path) {
+  if (p.weighted)
+    throw Error("perturb: the plan has weights: the robustness study (--perturb, --factors) plans on item counts only");
   const bool percent_given = percent_arg.has_value(), samples_given = samples_arg.has_value();
   const double percent = percent_arg.value_or(0.0);
   const long long samples = samples_arg.value_or(100);
@@ -196,12 +276,39 @@ void bind_scatter(py::module_& m) {
       .def_property_readonly("counts", [](const ScatterPlan& p) { return int_array(counts_in_rank_order(p)); },
                              "Items of each processor, in platform (rank) order (numpy int64).")
       .def_property_readonly("displacements",
-                             [](const ScatterPlan& p) {
-                               std::vector<std::int64_t> c = counts_in_rank_order(p), d(c.size(), 0);
-                               for (std::size_t i = 1; i < c.size(); ++i) d[i] = d[i - 1] + c[i - 1];
-                               return int_array(d);
+                             [](const ScatterPlan& p) { return int_array(displacements_in_rank_order(p)); },
+                             "First position of each processor's block in the root's buffer, in platform (rank) "
+                             "order (numpy int64): prefix sums of counts in rank order, or in send order for a "
+                             "weighted plan (its ranges follow the send order).")
+      .def_property_readonly("layout",
+                             [](const ScatterPlan& p) -> std::optional<std::string> {
+                               if (!p.weighted) return std::nullopt;
+                               return scatter::to_string(p.weighted->weighted.layout);
                              },
-                             "First item of each processor in the root's buffer: prefix sums of counts (numpy int64).")
+                             "\"contiguous\" or \"any\" for a plan of weighted items; None for a plan of counts.")
+      .def_property_readonly("weights",
+                             [](const ScatterPlan& p) -> std::optional<py::array_t<double>> {
+                               if (!p.weighted) return std::nullopt;
+                               return double_array(p.weights);
+                             },
+                             "The items' weights as planned (numpy float64, a copy); None for a plan of counts.")
+      .def_property_readonly("work", [](const ScatterPlan& p) { return double_array(work_in_rank_order(p)); },
+                             "Work of each processor, in platform (rank) order (numpy float64): the sum of its "
+                             "items' weights (its count for a plan of counts).")
+      .def_property_readonly("permutation", [](const ScatterPlan& p) { return int_array(permutation_of(p)); },
+                             "The item at each position of the blocks (numpy int64): the identity unless the "
+                             "layout is any. Block r is positions displacements[r] to displacements[r] + counts[r].")
+      .def(
+          "item_ids",
+          [](const ScatterPlan& p, long long rank) {
+            const auto size = static_cast<long long>(p.platform->processors.size());
+            if (rank < 0 || rank >= size) throw Error(fmt::format("rank = {}: expected a rank in [0, {})", rank, size));
+            const std::vector<std::int64_t> perm = permutation_of(p);
+            const auto r = static_cast<std::size_t>(rank);
+            const std::int64_t first = displacements_in_rank_order(p)[r], count = counts_in_rank_order(p)[r];
+            return int_array(std::vector<std::int64_t>(perm.begin() + first, perm.begin() + first + count));
+          },
+          py::arg("rank"), "The items rank `rank` holds, in the order of its block (numpy int64).")
       .def_property_readonly("send_order",
                              [](const ScatterPlan& p) {
                                std::vector<std::int64_t> o(p.result.problem.platform_index.begin(),
@@ -231,11 +338,16 @@ void bind_scatter(py::module_& m) {
                              [](const ScatterPlan& p) { return PlatformHandle{p.platform, "platform"}; })
       .def("_perturb", &perturb, py::arg("percent"), py::arg("samples"), py::arg("seed"), py::arg("factors_json"),
            py::arg("factors_path"))
-      .def("to_json", [](const ScatterPlan& p) { return io::scatter_json(p.result).dump(2) + "\n"; },
+      .def("to_json",
+           [](const ScatterPlan& p) {
+             return (p.weighted ? io::weighted_scatter_json(*p.weighted) : io::scatter_json(p.result)).dump(2) + "\n";
+           },
            "The plan as `hetlb scatter --format json` prints it.")
       .def("__repr__", [](const ScatterPlan& p) {
-        return fmt::format("<hetlb.ScatterPlan {} ({}), {} items on {} processors, makespan {:.6g}{}>",
-                           p.result.plan.algorithm, p.result.root, p.result.problem.items, p.result.problem.size(),
+        return fmt::format("<hetlb.ScatterPlan {} ({}), {} {}items on {} processors, makespan {:.6g}{}>",
+                           p.result.plan.algorithm, p.result.root, p.result.problem.items,
+                           p.weighted ? fmt::format("weighted ({}) ", scatter::to_string(p.weighted->weighted.layout)) : "",
+                           p.result.problem.size(),
                            p.result.schedule.makespan, p.result.plan.optimal ? " (optimal)" : "");
       });
 
@@ -255,8 +367,8 @@ void bind_scatter(py::module_& m) {
          double largest) { return grows_with_items(fitted_cost(points, model), smallest, largest); },
       py::arg("points"), py::arg("model"), py::arg("smallest"), py::arg("largest"));
   m.def("_plan_scatter", &plan, py::arg("platform"), py::arg("items"), py::arg("algorithm"), py::arg("order"),
-        py::arg("root"), py::arg("dp_fallback"), py::arg("order_evaluations"),
-        "Plans a scatter (hetlb.plan_scatter is the documented entry).");
+        py::arg("root"), py::arg("dp_fallback"), py::arg("order_evaluations"), py::arg("weights") = py::none(),
+        py::arg("layout") = "contiguous", "Plans a scatter (hetlb.plan_scatter is the documented entry).");
 }
 
 }  // namespace hetlb::python

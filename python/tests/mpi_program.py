@@ -114,6 +114,70 @@ outcome("readonly-recvbuf", lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000
 outcome("readonly-gather", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank]),
                                                      read_only(1000) if rank == 0 else None))
 outcome("gather-short", lambda: hetlb.mpi.gatherv(comm, plan, np.zeros(plan.counts[rank] - (rank == 1))))
+
+
+def weighted_roundtrip(layout):
+    """A weighted plan: the root's array in item order goes out and comes back at its place (twice
+    through a persistent plan: its checked path, then the C library's direct one); each rank's block
+    holds the items item_ids names."""
+    w = np.ones(1000)
+    w[::10] = 10.0  # a heavy item every ten: the any layout beats the contiguous ranges
+    wp = hetlb.plan_scatter(platform, weights=w, layout=layout)
+    data = np.arange(2000, dtype=np.float64).reshape(1000, 2) if rank == 0 else None
+    ids = wp.item_ids(rank)
+    p = hetlb.mpi.Plan(comm, wp)
+    assert p.layout == layout and np.array_equal(p.item_ids(), ids) and p.counts == wp.counts.tolist()
+    assert p.displacements == wp.displacements.tolist()
+    block = np.empty((len(ids), 2))
+    for plan_, recv in ((wp, None), (p, None), (p, block), (p, block)):
+        mine = hetlb.mpi.scatterv(comm, plan_, data, recv)
+        assert np.array_equal(mine[:, 0], 2 * ids), (rank, mine[:5], ids[:5])
+        back = hetlb.mpi.gatherv(comm, plan_, mine * 3)
+        if rank == 0:
+            assert np.array_equal(back, data * 3)
+        else:
+            assert back is None
+    direct = p._fast  # the last scatter went straight to the C library
+    p.free()
+    permuted = layout == "any" and not np.array_equal(wp.permutation, np.arange(1000))
+    return [layout == "contiguous" or permuted, direct, len(ids) > 0]
+
+
+outcome("weighted-contiguous", lambda: weighted_roundtrip("contiguous"))
+outcome("weighted-any", lambda: weighted_roundtrip("any"))
+
+
+def objects(n):
+    return np.array([object()] * n, dtype=object)
+
+
+def object_refusals():
+    """Arrays of Python objects are refused on every rank, by the checked and the direct paths."""
+    results = []
+    p = hetlb.mpi.Plan(comm, plan)
+    hetlb.mpi.scatterv(comm, p, np.zeros(1000) if rank == 0 else None, np.empty(plan.counts[rank]))
+    assert p._fast  # the next scatter goes straight to the C library
+    for call in (lambda: hetlb.mpi.scatterv(comm, plan, objects(1000) if rank == 0 else None),
+                 lambda: hetlb.mpi.scatterv(comm, p, objects(1000) if rank == 0 else None,
+                                            np.empty(plan.counts[rank])),
+                 lambda: hetlb.mpi.scatterv(comm, plan, np.zeros(1000) if rank == 0 else None,
+                                            objects(plan.counts[rank]) if rank == 1 else None),
+                 lambda: hetlb.mpi.gatherv(comm, p, objects(plan.counts[rank]) if rank == 2
+                                           else np.zeros(plan.counts[rank])),
+                 lambda: hetlb.mpi.gatherv(comm, p, np.zeros(plan.counts[rank], dtype=object) if rank == 0
+                                           else np.zeros(plan.counts[rank]), objects(1000) if rank == 0 else None),
+                 lambda: hetlb.mpi.scatterv(comm, plan, [1.0] * 1000 if rank == 0 else None)):
+        try:
+            call()
+            results.append("no error")
+        except ValueError as e:
+            results.append(str(e))
+    ok = hetlb.mpi.scatterv(comm, p, np.arange(1000.0) if rank == 0 else None, np.empty(plan.counts[rank]))
+    p.free()
+    return results + [bool(ok[0] == plan.displacements[rank])]
+
+
+outcome("object-dtype", object_refusals)
 small = hetlb.plan_scatter(hetlb.platform(compute=[1e-3] * (size - 1), comm=[0] + [1e-4] * (size - 2)), items=10)
 outcome("wrong-size", lambda: hetlb.mpi.scatterv(comm, small, np.zeros(10) if rank == 0 else None))
 persistent.free()

@@ -62,3 +62,18 @@ def test_same_error_on_every_rank(lines, check, message):
     outcomes = lines[check]
     assert len(outcomes) == 4 and len(set(outcomes.values())) == 1, outcomes
     assert outcomes[0].startswith("ValueError ") and message in outcomes[0]
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "any"])
+def test_weighted_plans_scatter_and_gather_every_item_at_its_place(lines, layout):
+    assert lines[f"weighted-{layout}"] == {r: "ok [True, True, True]" for r in range(4)}
+
+
+def test_arrays_of_python_objects_are_refused_on_every_rank(lines):
+    objects = "holds Python objects: expected items of plain bytes (numbers, fixed-size strings, structured " \
+              "dtypes of them)"
+    expected = [f"rank 0: sendbuf: dtype object {objects}", f"rank 0: sendbuf: dtype object {objects}",
+                f"rank 1: recvbuf: dtype object {objects}", f"rank 2: sendbuf: dtype object {objects}",
+                f"rank 0: sendbuf: dtype object {objects}",
+                "rank 0: sendbuf: list: expected a numpy array or a buffer-protocol object", True]
+    assert lines["object-dtype"] == {r: f"ok {expected!r}" for r in range(4)}
