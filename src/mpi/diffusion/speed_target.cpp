@@ -1,8 +1,9 @@
 // The rank's convergence target (docs/runtime.md, "Speeds"): balanced by load, the average; balanced
 // by time, its speed-proportional share total x s_i / sum(s). The total is the sum of the items' costs;
-// when the program changes costs, every wave sums the changes and the target follows the new total. Given speeds are known everywhere at
-// start(); measured ones are summed by every termination or agreement wave (with the count of ranks
-// whose measurement is trusted) and the share is updated from each wave's result once every rank's is.
+// when the program changes costs, every wave sums the changes and the target follows the new total.
+// Given speeds are known everywhere at start(); measured ones are summed by every termination or
+// agreement wave (with the count of ranks whose measurement is trusted) and the share is updated from
+// each wave's result once every rank's is.
 // Until then no iteration counts toward convergence (shares_known_): the average is not the target.
 // The convergence tracker works on load / target, so "in the band" is |load - target| <= tol x target.
 #include <limits>
