@@ -53,6 +53,8 @@ class NodeState {
   void take_in();
   // Amount to send now to `slot` (removed from the real load and from what is owed); 0 if nothing.
   double release(int slot);
+  // The node's own load changed by `change` without a transfer (the program re-costed its items).
+  void add_own(double change) { real_ += change; }
 
   // Load-balancing activity: runs `strategy` on the own view and the estimates; the transfers
   // (one per slot) become owed. Returns them. `at`: the node and date, for a plug-in.

@@ -82,6 +82,15 @@ size_t hetlb_diffusion_size(const hetlb_diffusion* lb);
  * hetlb_diffusion_last_status() is HETLB_DIFFUSION_ERR_ARG with the reason in _last_error(). */
 uint64_t hetlb_diffusion_id(const hetlb_diffusion* lb, size_t i);
 void* hetlb_diffusion_item(hetlb_diffusion* lb, size_t i);
+/* Item costs (docs/runtime.md, "Item costs"): a rank's load is the sum of its items' costs (finite,
+ * > 0; 1 unless set). Local, before start or between iteration_done calls; a cost travels with its
+ * item. set_cost: the item `id` held by this rank; set_costs: n == size costs in item order; cost: the
+ * i-th item's cost (i < size). */
+int hetlb_diffusion_set_cost(hetlb_diffusion* lb, uint64_t id, double cost);
+int hetlb_diffusion_set_costs(hetlb_diffusion* lb, const double* costs, size_t n);
+int hetlb_diffusion_cost(const hetlb_diffusion* lb, size_t i, double* cost);
+/* This rank's load: the sum of its items' costs (0 for a NULL lb). */
+double hetlb_diffusion_load(const hetlb_diffusion* lb);
 /* Both at once, with a status: *id and *item (NULL for application items). */
 int hetlb_diffusion_get(hetlb_diffusion* lb, size_t i, uint64_t* id, void** item);
 /* End of a computing iteration; *running = 0 once the run has ended (every rank agreed; in the

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -122,6 +123,15 @@ class Diffusion {
   void add(std::uint64_t id, const void* payload = nullptr);  // before start(); payload: item_bytes
   void start();                                              // collective
 
+  // Item costs (docs/runtime.md, "Item costs"): a rank's load is the sum of its items' costs (finite,
+  // > 0; 1 unless set, so unit costs count items). Set before start() or between iteration_done()
+  // calls, e.g. from each item's measured time; a cost travels with its item. Throws hetlb::mpi::Error
+  // (HETLB_DIFFUSION_ERR_ARG) for an id not held or a bad cost.
+  void set_cost(std::uint64_t id, double cost);
+  void set_costs(std::span<const double> costs);  // one per item held, in item order (id(0), id(1), ...)
+  double cost(std::size_t i) const;                // i < size()
+  double load() const;                             // this rank's load: the sum of its items' costs
+
   std::size_t size() const;  // items held now (valid until the next iteration_done/stop)
   // i < size(), else hetlb::mpi::Error (HETLB_DIFFUSION_ERR_ARG).
   std::uint64_t id(std::size_t i) const;
@@ -146,7 +156,7 @@ class Diffusion {
   const std::string& notice() const;   // why a requested progress thread is not used ("" otherwise)
   MPI_Comm graph() const;              // the neighbourhood communicator
   int degree() const;
-  double average_load() const;         // global items / ranks
+  double average_load() const;         // global load (the sum of every item's cost) / ranks
 
   // Collective, after the end: the simulator's metrics over all ranks (dates from start(), seconds).
   diffusion::Metrics metrics();

@@ -38,7 +38,8 @@ constexpr int kCountTag = 11;  // hand-over counts on data_
 void DiffusionRuntime::bsp_start_wave() {
   // Converged, and still in the band after this call's hand-over (nothing moves until the result).
   wave_in_[0] = tracker_->converged(0) && tracker_->in_band(relative(state_->real())) ? 0 : 1;
-  const HandoverVote vote = handover_vote(*state_, tracker_->in_band(relative(state_->real())), carry_, store.size());
+  const HandoverVote vote = handover_vote(*state_, tracker_->in_band(relative(state_->real())), carry_, store.size(),
+                                             store.smallest_cost());
   wave_in_[1] = vote.owes_whole_item ? 1 : 0;
   wave_in_[2] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
   wave_in_[3] = vote.out_of_band ? 1 : 0;
@@ -112,8 +113,9 @@ void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
   wave_ready_ = false;
 }
 
-// A hand-over, on every rank at the same call. First each rank tells each neighbour how many whole
-// items it owes it, and the two counts of an edge are netted: only the side owing more sends, the
+// A hand-over, on every rank at the same call. First each rank tells each neighbour the cost of the
+// items it owes it (those select_items would send for the amount carried, item_selection.hpp; a count
+// with unit costs), and the two of an edge are netted: only the side owing more sends, items for the
 // difference (items never cross on an edge, so block-partitioned data stays in blocks). Then each
 // neighbour gets exactly one data message (the amount released, then the items, possibly none), so a
 // receiver knows what to wait for; messages between two ranks do not overtake each other.
@@ -121,14 +123,12 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
   const std::size_t degree = hood.neighbours.size();
   std::vector<double> amount(degree, 0.0), owe(degree, 0.0), owed_to_me(degree, 0.0);
   std::vector<MPI_Request> count_requests(2 * degree, MPI_REQUEST_NULL);
-  std::size_t left_to_give = store.size();
+  std::vector<char> reserved(store.size(), 0);  // items owed to a neighbour already
   for (std::size_t p = 0; p < degree; ++p) {
     const double a = state_->release(static_cast<int>(p));
     amount[p] = a > 0 ? a : 0.0;
     carry_[p] += amount[p];
-    const double whole = std::max(0.0, std::floor(carry_[p] + 1e-9));
-    owe[p] = std::min(static_cast<double>(left_to_give), whole);
-    left_to_give -= static_cast<std::size_t>(owe[p]);
+    owe[p] = store.reserve(carry_[p], reserved);
     MPI_Irecv(&owed_to_me[p], 1, MPI_DOUBLE, hood.neighbours[p], kCountTag, data_, &count_requests[p]);
     MPI_Isend(&owe[p], 1, MPI_DOUBLE, hood.neighbours[p], kCountTag, data_, &count_requests[degree + p]);
   }
@@ -142,13 +142,13 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
     wait_a_little(lock);
   }
   for (std::size_t p = 0; p < degree; ++p) {
-    const auto give = static_cast<std::size_t>(std::max(0.0, owe[p] - owed_to_me[p]));
-    carry_[p] -= owe[p];  // netted: the neighbour's count comes off what this rank gives
+    const double give = std::max(0.0, owe[p] - owed_to_me[p]);
+    carry_[p] -= owe[p];  // netted: the neighbour's amount comes off what this rank gives
     std::vector<char> bytes(sizeof(double));
     std::memcpy(bytes.data(), &amount[p], sizeof(double));
-    const std::size_t sent = store.pack_for(hood.neighbours[p], give, bytes);  // the application may choose
-    carry_[p] += static_cast<double>(give - sent);  // refused by choose(): still owed
-    moved_ += static_cast<double>(sent);
+    const ItemStore::Sent sent = store.pack_for(hood.neighbours[p], give, bytes);  // the application may choose
+    carry_[p] += give - sent.cost;  // not met (refused by choose(), or items of other costs): still owed
+    moved_ += sent.cost;
     ++data_messages_;
     ++data_to_[p];
     send(data_, static_cast<int>(p), std::move(bytes));

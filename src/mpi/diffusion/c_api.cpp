@@ -157,6 +157,21 @@ int hetlb_diffusion_get(hetlb_diffusion* lb, size_t i, uint64_t* id, void** item
     if (item) *item = bytes;
   });
 }
+int hetlb_diffusion_set_cost(hetlb_diffusion* lb, uint64_t id, double cost) {
+  if (!usable(lb)) return last_status;
+  return guarded([&] { lb->lb.set_cost(id, cost); });
+}
+int hetlb_diffusion_set_costs(hetlb_diffusion* lb, const double* costs, size_t n) {
+  if (!usable(lb)) return last_status;
+  if (!costs && n > 0) return failed(HETLB_DIFFUSION_ERR_ARG, "costs = NULL: expected n costs");
+  return guarded([&] { lb->lb.set_costs(std::span<const double>(costs, n)); });
+}
+int hetlb_diffusion_cost(const hetlb_diffusion* lb, size_t i, double* cost) {
+  if (!usable(lb)) return last_status;
+  if (!cost) return failed(HETLB_DIFFUSION_ERR_ARG, "cost = NULL: expected the address of a double");
+  return guarded([&] { *cost = lb->lb.cost(i); });
+}
+double hetlb_diffusion_load(const hetlb_diffusion* lb) { return lb ? lb->lb.load() : 0.0; }
 int hetlb_diffusion_iteration_done(hetlb_diffusion* lb, int* running) {
   if (!usable(lb)) return last_status;
   return guarded([&] { *running = lb->lb.iteration_done() ? 1 : 0; });

@@ -24,6 +24,9 @@ Diffusion::~Diffusion() = default;
 
 void Diffusion::add(std::uint64_t id, const void* payload) { impl_->add(id, payload); }
 void Diffusion::start() { impl_->start(); }
+void Diffusion::set_cost(std::uint64_t id, double cost) { impl_->set_cost(id, cost); }
+void Diffusion::set_costs(std::span<const double> costs) { impl_->set_costs(costs.data(), costs.size()); }
+double Diffusion::load() const { return impl_->store.total_cost(); }
 std::size_t Diffusion::size() const { return impl_->store.size(); }
 namespace {
 void check_index(std::size_t i, std::size_t size, const char* call) {
@@ -36,6 +39,10 @@ void check_index(std::size_t i, std::size_t size, const char* call) {
 std::uint64_t Diffusion::id(std::size_t i) const {
   check_index(i, impl_->store.size(), "id");
   return impl_->store.id(i);
+}
+double Diffusion::cost(std::size_t i) const {
+  check_index(i, impl_->store.size(), "cost");
+  return impl_->store.cost(i);
 }
 void* Diffusion::item(std::size_t i) {
   if (!impl_->store.owns_bytes()) throw Error(HETLB_DIFFUSION_ERR_STATE, "item(): the application owns the items");

@@ -17,15 +17,16 @@ struct HandoverVote {
 };
 
 // A rank's vote: `in_band` is the tracker's verdict on its real load, `carry` the released amounts not
-// yet sent as whole items (per neighbour), `items` the items it holds.
+// yet sent as whole items (per neighbour), `items` the items it holds, `smallest` their smallest cost
+// (an amount owed reaches an item when that item would be sent for it: item_selection.hpp).
 inline HandoverVote handover_vote(const diffusion::NodeState& state, bool in_band, const std::vector<double>& carry,
-                                  std::size_t items) {
+                                  std::size_t items, double smallest = 1.0) {
   HandoverVote v;
   v.out_of_band = !in_band;
   v.owes_part = state.owed_total() > 0;
   if (items > 0)
     for (std::size_t p = 0; p < carry.size(); ++p)
-      if (carry[p] + state.owed(static_cast<int>(p)) >= 1 - 1e-9) v.owes_whole_item = true;
+      if (carry[p] + state.owed(static_cast<int>(p)) >= smallest - 1e-9) v.owes_whole_item = true;
   return v;
 }
 

@@ -1,9 +1,12 @@
-// The items a rank holds: 64-bit ids, and either their bytes (fixed size, contiguous, held by the
-// balancer) or nothing (application-owned items, moved through pack/unpack callbacks).
-// Wire format of a batch: per item, id (8 bytes), size (8 bytes, callbacks only), bytes.
+// The items a rank holds: 64-bit ids, costs (load units, 1 unless set), and either their bytes (fixed
+// size, contiguous, held by the balancer) or nothing (application-owned items, moved through
+// pack/unpack callbacks).
+// Wire format of a batch: per item, id (8 bytes), cost (8-byte double), size (8 bytes, callbacks only),
+// bytes.
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "hetlb/mpi/diffusion.hpp"
@@ -21,21 +24,42 @@ class ItemStore {
   void* item(std::size_t i) { return bytes_.data() + i * item_bytes_; }
   bool owns_bytes() const { return item_bytes_ > 0; }
 
-  // Removes the last `count` items and appends them to `out` (packing application items).
-  void pack_back(std::size_t count, std::vector<char>& out);
-  // Removes up to `count` items toward `neighbour` and appends them to `out`: the callbacks' choice
-  // when there is one (checked: ids held, distinct, at most count), else the last ones. Returns how many.
-  std::size_t pack_for(int neighbour, std::size_t count, std::vector<char>& out);
-  // Appends a batch produced by pack_back (unpacking application items). Returns the item count.
+  double cost(std::size_t i) const { return costs_[i]; }
+  double total_cost() const;     // the rank's load: the sum of its items' costs
+  double smallest_cost() const;  // 0 without items
+  // Cost of the item `id` held (checked: held, cost finite and > 0); returns the change of the load.
+  double set_cost(std::uint64_t id, double cost);
+  // Costs of all items in their order (checked: size() values, each finite and > 0); the change.
+  double set_costs(const double* costs, std::size_t n);
+
+  // Removes the items to send for `amount` of load toward `neighbour` and appends them to `out`: those
+  // of select_items (item_selection.hpp), or the callbacks' choice of at most that many when there is
+  // one (checked: ids held, distinct, at most that many). Returns the items and the cost sent.
+  struct Sent {
+    std::size_t items = 0;
+    double cost = 0;
+  };
+  Sent pack_for(int neighbour, double amount, std::vector<char>& out);
+  // The cost select_items would send for `amount` among the items not `taken` (one flag per item),
+  // which it marks taken (the hand-over's per-neighbour amounts before they are netted).
+  double reserve(double amount, std::vector<char>& taken) const;
+  // Appends a batch produced by pack_for (unpacking application items). Returns the item count.
   std::size_t unpack(const char* data, std::size_t bytes);
-  // Item count of a batch without unpacking it.
+  // Item count and cost sum of a batch without unpacking it.
   std::size_t count(const char* data, std::size_t bytes) const;
+  double cost(const char* data, std::size_t bytes) const;
 
  private:
   std::size_t item_bytes_;
   ItemCallbacks callbacks_;
+  void pack_at(std::size_t i, std::vector<char>& out);  // item i onto `out` (its bytes stay until compaction)
+  void remove(const std::vector<char>& leaving);          // compacts, keeping the order of the rest
   std::vector<std::uint64_t> ids_;
+  std::vector<double> costs_;
+  std::size_t non_unit_ = 0;  // items whose cost is not 1 (none: the O(count) path of unit costs)
   std::vector<char> bytes_;
+  mutable std::unordered_map<std::uint64_t, std::size_t> index_;  // id -> position, built when needed
+  mutable bool index_valid_ = false;
 };
 
 }  // namespace hetlb::mpi::detail

@@ -1,5 +1,6 @@
 // The simulator's metrics (Couturier & Giersch, Section "Metrics") gathered over the ranks after the
-// end of a run, with the conservation check every run ends with.
+// end of a run, with the conservation check every run ends with. Loads are sums of item costs (the item
+// counts with unit costs); conservation is checked on the items.
 #include <cmath>
 #include <limits>
 #include <cstdio>
@@ -16,9 +17,10 @@ diffusion::Metrics DiffusionRuntime::metrics() {
   if (!finished_) throw Error(HETLB_DIFFUSION_ERR_STATE, "metrics() before the end of the run");
   std::lock_guard lock(mutex_);
   const double items = static_cast<double>(store.size() + store.count(inbox_.data(), inbox_.size()));
+  const double load = store.total_cost() + store.cost(inbox_.data(), inbox_.size());
   const double date = tracker_->convergence_date(0);
   const bool converged = !std::isnan(date);
-  double sums[11] = {idle_,
+  double sums[12] = {idle_,
                      converged ? date : 0.0,
                      converged ? 1.0 : 0.0,
                      moved_,
@@ -27,11 +29,12 @@ diffusion::Metrics DiffusionRuntime::metrics() {
                      static_cast<double>(data_messages_),
                      static_cast<double>(comp_iterations_),
                      static_cast<double>(lb_iterations_),
-                     items,
-                     items * items};
-  double maxima[5] = {converged ? date : 0.0, finish_date_ - t0_, items, -items, converged_at_};
-  double s[11], m[5];
-  MPI_Allreduce(sums, s, 11, MPI_DOUBLE, MPI_SUM, term_);
+                     load,
+                     load * load,
+                     items};
+  double maxima[5] = {converged ? date : 0.0, finish_date_ - t0_, load, -load, converged_at_};
+  double s[12], m[5];
+  MPI_Allreduce(sums, s, 12, MPI_DOUBLE, MPI_SUM, term_);
   MPI_Allreduce(maxima, m, 5, MPI_DOUBLE, MPI_MAX, term_);
   diffusion::Metrics r;
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -40,9 +43,9 @@ diffusion::Metrics DiffusionRuntime::metrics() {
   r.avg_idle_time = s[0] / size_;
   r.avg_convergence_date = r.converged_nodes > 0 ? s[1] / s[2] : nan;
   r.max_convergence_date = r.converged ? m[0] : nan;
-  r.initial_total_load = static_cast<double>(total_items_);
+  r.initial_total_load = initial_load_;
   r.final_total_load = s[9];
-  r.data_transfer_amount = total_items_ > 0 ? s[3] / static_cast<double>(total_items_) : 0.0;
+  r.data_transfer_amount = initial_load_ > 0 ? s[3] / initial_load_ : 0.0;
   const double mean = s[9] / size_;
   r.load_spread_percent = mean > 0 ? 100.0 * std::sqrt(std::max(0.0, s[10] / size_ - mean * mean)) / mean : 0.0;
   r.final_max_load = m[2];
@@ -55,9 +58,9 @@ diffusion::Metrics DiffusionRuntime::metrics() {
   r.simulated_time = m[1];
   r.wall_seconds = m[1];
   termination_latency = r.converged && converged_at_ >= 0 ? m[1] - m[4] : nan;
-  if (r.final_total_load != r.initial_total_load)
-    throw Error(HETLB_DIFFUSION_ERR_STATE, fmt::format("conservation: {} items at the end, {} at the start",
-                                                       r.final_total_load, r.initial_total_load));
+  if (s[11] != static_cast<double>(total_items_))
+    throw Error(HETLB_DIFFUSION_ERR_STATE,
+                fmt::format("conservation: {} items at the end, {} at the start", s[11], total_items_));
   return r;
 }
 

@@ -97,7 +97,7 @@ DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std
   MPI_Comm_dup(hood.graph, &data_);
   MPI_Comm_dup(hood.graph, &term_);
   MPI_Comm_dup(hood.graph, &stop_);
-  wave_.init(term_, kWaveTag, 7);
+  wave_.init(term_, kWaveTag, 8);
   const int degree = static_cast<int>(hood.neighbours.size());
   for (int p = 0; p < degree; ++p) slot_of_[hood.neighbours[p]] = p;
   last_sent_.resize(degree);
@@ -147,6 +147,22 @@ void DiffusionRuntime::add(std::uint64_t id, const void* payload) {
   store.add(id, payload);
 }
 
+void DiffusionRuntime::set_cost(std::uint64_t id, double cost) {
+  std::lock_guard lock(mutex_);
+  const double change = store.set_cost(id, cost);
+  if (!started_) return;
+  state_->add_own(change);
+  load_change_ += change;
+}
+
+void DiffusionRuntime::set_costs(const double* costs, std::size_t n) {
+  std::lock_guard lock(mutex_);
+  const double change = store.set_costs(costs, n);
+  if (!started_) return;
+  state_->add_own(change);
+  load_change_ += change;
+}
+
 // Waiting granularity (idle, minimum periods, the thread's poll): a twentieth of the balancing period.
 double DiffusionRuntime::quantum() const { return std::max(options.min_balancing_period / 20, 1e-5); }
 
@@ -156,8 +172,11 @@ void DiffusionRuntime::start() {
   long long mine = static_cast<long long>(store.size());
   MPI_Allreduce(&mine, &total_items_, 1, MPI_LONG_LONG, MPI_SUM, hood.graph);
   initial_items_ = mine;
-  average = static_cast<double>(total_items_) / size_;
-  state_.emplace(static_cast<double>(store.size()), static_cast<int>(hood.neighbours.size()), options.virtual_load,
+  const double load = store.total_cost();  // with unit costs the item count
+  MPI_Allreduce(&load, &total_load_, 1, MPI_DOUBLE, MPI_SUM, hood.graph);
+  initial_load_ = total_load_;
+  average = total_load_ / size_;
+  state_.emplace(load, static_cast<int>(hood.neighbours.size()), options.virtual_load,
                  diffusion::Estimates::accounted, diffusion::parse_balance(options.balance),
                  given_speed_ > 0 ? given_speed_ : 1.0);
   initial_target();
@@ -213,8 +232,9 @@ void DiffusionRuntime::wait_until(double date, std::unique_lock<std::mutex>& loc
 
 // Algorithm 2's loop head: received items into the real load, what is owed sent, then the next
 // iteration's items are fixed. Each message carries the amount released, as in the simulator; items
-// move in whole numbers, so in real mode the fractions are carried per neighbour (a message may carry
-// an amount and no item) and a rank's items differ from its real load by less than its degree.
+// move whole, chosen for the amount by select_items (item_selection.hpp), so what they fall short of is
+// carried per neighbour (a message may carry an amount and no item) and a rank's items' cost differs
+// from its real load by less than its degree times the largest cost (its degree with unit costs).
 void DiffusionRuntime::begin_iteration() {
   if (options.bulk_synchronous) {  // items move only at the agreed hand-overs (bulk_synchronous.cpp)
     iteration_items_ = store.size();
@@ -227,13 +247,11 @@ void DiffusionRuntime::begin_iteration() {
     const double a = state_->release(static_cast<int>(p));
     if (!(a > 0)) continue;
     carry_[p] += a;
-    const double whole = std::floor(carry_[p] + 1e-9);
-    const std::size_t n = std::min(store.size(), static_cast<std::size_t>(std::max(0.0, whole)));
     std::vector<char> bytes(sizeof(double));
     std::memcpy(bytes.data(), &a, sizeof(double));
-    const std::size_t sent = store.pack_for(hood.neighbours[p], n, bytes);  // the application may choose
-    carry_[p] -= static_cast<double>(sent);
-    moved_ += static_cast<double>(sent);
+    const ItemStore::Sent sent = store.pack_for(hood.neighbours[p], carry_[p], bytes);  // the application may choose
+    carry_[p] -= sent.cost;
+    moved_ += sent.cost;
     ++data_messages_;
     ++data_to_[p];
     send(data_, static_cast<int>(p), std::move(bytes));
@@ -256,7 +274,8 @@ void DiffusionRuntime::record_iteration(double compute_seconds) {
   ++comp_iterations_;
   const double t = now();
   if (given_speed_ == 0) {
-    estimator_.record(static_cast<double>(iteration_items_), compute_seconds >= 0 ? compute_seconds : t - iteration_start_);
+    // Work per second: the cost of the items computed (their count with unit costs).
+    estimator_.record(store.total_cost(), compute_seconds >= 0 ? compute_seconds : t - iteration_start_);
     if (by_time() && estimator_.known()) state_->set_speed(estimator_.speed());
   }
   const bool was = tracker_->converged(0);

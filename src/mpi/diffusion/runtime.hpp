@@ -34,6 +34,10 @@ class DiffusionRuntime {
   ~DiffusionRuntime();
 
   void add(std::uint64_t id, const void* payload);
+  // Item costs (load units): before start() the initial load, after it a change of this rank's load
+  // (and of the total, summed by the next wave).
+  void set_cost(std::uint64_t id, double cost);
+  void set_costs(const double* costs, std::size_t n);
   void start();
   // compute_seconds < 0: measured from the end of the previous call.
   bool iteration_done(double compute_seconds = -1);
@@ -48,7 +52,7 @@ class DiffusionRuntime {
   DiffusionOptions options;
   bool threaded = false;
   std::string notice;
-  double average = 0;
+  double average = 0;  // total load / ranks
   bool finished() const { return finished_; }
   double speed() const;  // given, or measured (0 before the first measurement)
 
@@ -78,8 +82,8 @@ class DiffusionRuntime {
   // Convergence target (speed_target.cpp).
   bool by_time() const;
   void initial_target();
-  void contribute_speed();  // into wave_in_[5], wave_in_[6]
-  void update_target();     // from wave_out_
+  void contribute_speed();  // into wave_in_[5], wave_in_[6], and the cost changes into wave_in_[7]
+  void update_target();     // from wave_out_ (the total load, then the share)
   double relative(double load) const;  // load / target: the tracker's unit
   bool receive_control(int source, bool blocking);  // false: nothing there (non-blocking)
   bool receive_data(int source, bool blocking);  // posts the receive of a probed data message
@@ -125,11 +129,14 @@ class DiffusionRuntime {
   double idle_ = 0, moved_ = 0;
   std::uint64_t ctrl_messages_ = 0, ctrl_skipped_ = 0, data_messages_ = 0, comp_iterations_ = 0, lb_iterations_ = 0;
   long long total_items_ = 0, initial_items_ = 0;
+  // Load is the sum of the items' costs: the total at start(), and its last known value (the start's
+  // plus every rank's cost changes, summed by the waves); this rank's cost changes since start().
+  double initial_load_ = 0, total_load_ = 0, load_change_ = 0;
 
   TreeSum wave_;  // the termination wave in progress, if active()
   // not converged, not settled, data sent, data received, timed out (termination())
-  // [5]: sum of the speeds, [6]: ranks whose speed is known (speed_target.cpp)
-  double wave_in_[7] = {0, 0, 0, 0, 0, 0, 0}, wave_out_[7] = {0, 0, 0, 0, 0, 0, 0};
+  // [5]: sum of the speeds, [6]: ranks whose speed is known, [7]: cost changes (speed_target.cpp)
+  double wave_in_[8] = {0, 0, 0, 0, 0, 0, 0, 0}, wave_out_[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   long long waves_started_ = 0;
   bool frozen_ = false;  // settled contribution to the wave in progress: no decisions until its result
   bool hold_ = false;    // the last wave found every rank converged: no decisions until the next one
@@ -147,7 +154,7 @@ class DiffusionRuntime {
 
   SpeedEstimator estimator_;
   double given_speed_ = 0;  // options.speeds[rank] (0: measured)
-  double target_ = 0;       // this rank's convergence target (items)
+  double target_ = 0;       // this rank's convergence target (load)
   double contributed_speed_ = 0;
   // Every rank's share is known: given speeds, balance by load, or every measured speed trusted by one
   // wave (speed_target.cpp). Iterations before count as out of the band.

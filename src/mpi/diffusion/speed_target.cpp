@@ -1,7 +1,9 @@
 // The rank's convergence target (docs/runtime.md, "Speeds"): balanced by load, the average; balanced
-// by time, its speed-proportional share total x s_i / sum(s). Given speeds are known everywhere at
-// start(); measured ones are summed by every termination or agreement wave (with the count of ranks
-// whose measurement is trusted) and the share is updated from each wave's result once every rank's is.
+// by time, its speed-proportional share total x s_i / sum(s). The total is the sum of the items' costs;
+// when the program changes costs, every wave sums the changes and the target follows the new total.
+// Given speeds are known everywhere at start(); measured ones are summed by every termination or
+// agreement wave (with the count of ranks whose measurement is trusted) and the share is updated from
+// each wave's result once every rank's is.
 // Until then no iteration counts toward convergence (shares_known_): the average is not the target.
 // The convergence tracker works on load / target, so "in the band" is |load - target| <= tol x target.
 #include <limits>
@@ -17,7 +19,7 @@ void DiffusionRuntime::initial_target() {
   if (!by_time() || options.speeds.empty()) return;
   double sum = 0;
   for (double s : options.speeds) sum += s;
-  target_ = static_cast<double>(total_items_) * given_speed_ / sum;
+  target_ = total_load_ * given_speed_ / sum;
 }
 
 // A measured speed counts as known once trusted (the estimator's window of first samples is full).
@@ -26,12 +28,20 @@ void DiffusionRuntime::contribute_speed() {
   wave_in_[5] = s;
   wave_in_[6] = s > 0 && (given_speed_ > 0 || estimator_.trusted()) ? 1 : 0;
   contributed_speed_ = s;
+  wave_in_[7] = load_change_;
 }
 
 void DiffusionRuntime::update_target() {
+  const double total = initial_load_ + wave_out_[7];
+  if (total != total_load_) {  // costs changed: the same share of the new total
+    if (total_load_ > 0) target_ *= total / total_load_;
+    total_load_ = total;
+    average = total / size_;
+    if (!(target_ > 0) && !by_time()) target_ = average;
+  }
   if (!by_time() || !options.speeds.empty()) return;
   if (wave_out_[6] == size_ && wave_out_[5] > 0 && contributed_speed_ > 0) {
-    target_ = static_cast<double>(total_items_) * contributed_speed_ / wave_out_[5];
+    target_ = total_load_ * contributed_speed_ / wave_out_[5];
     shares_known_ = true;
   }
 }

@@ -15,7 +15,8 @@ module hetlb_diffusion_f08
   public :: hetlb_diffusion, hetlb_diffusion_create, hetlb_diffusion_add, hetlb_diffusion_start, &
             hetlb_diffusion_size, hetlb_diffusion_id, hetlb_diffusion_item, hetlb_diffusion_iteration_done, &
             hetlb_diffusion_progress, hetlb_diffusion_stop, hetlb_diffusion_speed, hetlb_diffusion_free, &
-            hetlb_diffusion_last_error
+            hetlb_diffusion_last_error, hetlb_diffusion_set_cost, hetlb_diffusion_set_costs, hetlb_diffusion_cost, &
+            hetlb_diffusion_load
   public :: HETLB_DIFFUSION_SUCCESS, HETLB_DIFFUSION_ERR_ARG, HETLB_DIFFUSION_ERR_TOPOLOGY, &
             HETLB_DIFFUSION_ERR_STATE, HETLB_DIFFUSION_ERR_MPI
 
@@ -69,6 +70,28 @@ module hetlb_diffusion_f08
       import :: c_size_t, c_ptr
       type(c_ptr), value :: lb
     end function c_size
+    integer(c_int) function c_set_cost(lb, id, cost) bind(C, name="hetlb_diffusion_set_cost")
+      import :: c_int, c_ptr, c_int64_t, c_double
+      type(c_ptr), value :: lb
+      integer(c_int64_t), value :: id
+      real(c_double), value :: cost
+    end function c_set_cost
+    integer(c_int) function c_set_costs(lb, costs, n) bind(C, name="hetlb_diffusion_set_costs")
+      import :: c_int, c_ptr, c_double, c_size_t
+      type(c_ptr), value :: lb
+      real(c_double), dimension(*), intent(in) :: costs
+      integer(c_size_t), value :: n
+    end function c_set_costs
+    integer(c_int) function c_cost(lb, i, cost) bind(C, name="hetlb_diffusion_cost")
+      import :: c_int, c_ptr, c_size_t, c_double
+      type(c_ptr), value :: lb
+      integer(c_size_t), value :: i
+      real(c_double), intent(out) :: cost
+    end function c_cost
+    real(c_double) function c_load(lb) bind(C, name="hetlb_diffusion_load")
+      import :: c_ptr, c_double
+      type(c_ptr), value :: lb
+    end function c_load
     integer(c_int) function c_get(lb, i, id, item) bind(C, name="hetlb_diffusion_get")
       import :: c_int, c_ptr, c_size_t, c_int64_t
       type(c_ptr), value :: lb
@@ -209,6 +232,49 @@ contains
     if (rc /= 0) hetlb_diffusion_id = -1
     if (present(ierror)) ierror = rc
   end function hetlb_diffusion_id
+
+  ! Item costs (docs/runtime.md, "Item costs"): a rank's load is the sum of its items' costs (> 0; 1
+  ! unless set). Before start or between iteration_done calls; a cost travels with its item.
+  subroutine hetlb_diffusion_set_cost(lb, id, cost, ierror)
+    type(hetlb_diffusion), intent(in) :: lb
+    integer(c_int64_t), intent(in) :: id
+    double precision, intent(in) :: cost
+    integer, optional, intent(out) :: ierror
+    integer :: rc
+    rc = c_set_cost(lb%handle, id, real(cost, c_double))
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_diffusion_set_cost
+
+  ! The costs of all items held, in item order (size(costs) == hetlb_diffusion_size(lb)).
+  subroutine hetlb_diffusion_set_costs(lb, costs, ierror)
+    type(hetlb_diffusion), intent(in) :: lb
+    double precision, dimension(:), intent(in) :: costs
+    integer, optional, intent(out) :: ierror
+    real(c_double), dimension(size(costs)) :: c
+    integer :: rc
+    c = real(costs, c_double)
+    rc = c_set_costs(lb%handle, c, int(size(costs), c_size_t))
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_diffusion_set_costs
+
+  ! The cost of item i (1 to hetlb_diffusion_size); -1 and ierror = HETLB_DIFFUSION_ERR_ARG out of range.
+  double precision function hetlb_diffusion_cost(lb, i, ierror)
+    type(hetlb_diffusion), intent(in) :: lb
+    integer, intent(in) :: i
+    integer, optional, intent(out) :: ierror
+    real(c_double) :: c
+    integer :: rc
+    rc = c_cost(lb%handle, int(i - 1, c_size_t), c)
+    hetlb_diffusion_cost = -1
+    if (rc == 0) hetlb_diffusion_cost = c
+    if (present(ierror)) ierror = rc
+  end function hetlb_diffusion_cost
+
+  ! This rank's load: the sum of its items' costs.
+  double precision function hetlb_diffusion_load(lb)
+    type(hetlb_diffusion), intent(in) :: lb
+    hetlb_diffusion_load = c_load(lb%handle)
+  end function hetlb_diffusion_load
 
   ! The bytes of item i as a C pointer (c_f_pointer it to the item's type); c_null_ptr out of range.
   type(c_ptr) function hetlb_diffusion_item(lb, i, ierror)
