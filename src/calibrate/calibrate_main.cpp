@@ -20,6 +20,7 @@
 #include "hetlb/mpi/option_agreement.hpp"
 #include "hetlb/output_path.hpp"
 #include "kernel_loader.hpp"
+#include "item_sampler.hpp"
 #include "measure.hpp"
 #include "number_checks.hpp"
 
@@ -195,6 +196,7 @@ int run(int argc, char** argv, int rank, int size) {
                                  pf.processors[ru].compute.asymptotic_slope(), c.mean > 0 ? 100 * c.half_width / c.mean : 0.0,
                                  pf.processors[ru].comm.asymptotic_slope(), l.mean > 0 ? 100 * l.half_width / l.mean : 0.0);
       }
+      std::cout << "items timed: " << calibrate::ItemSampler(s.sample_range, s.seed).describe() << "\n";
       hetlb::write_file("--output", o.output, calibrate::platform_json_with_measurements(pf, m, s));
       outputs.commit();
       std::cerr << fmt::format("wrote {} ({} processors, items {}, {:.1f} s of measurements)\n", o.output, size, pf.items,
