@@ -12,6 +12,10 @@
 
 namespace hetlb::mpi::detail {
 
+// The shortest automatic limit: a loaded or oversubscribed machine can hold a rank off its core for a
+// good part of a second, which must not end a healthy job.
+inline constexpr double kStallFloorSeconds = 5.0;
+
 class StallWatch {
  public:
   void start(double date) { last_ = date; }
@@ -20,16 +24,16 @@ class StallWatch {
     last_ = date;
     ++calls_;
   }
-  // The longest wait (s). option > 0: that; 0: max(1 s, 10 x the longest time between two calls),
+  // The longest wait (s). option > 0: that; 0: max(5 s, 10 x the longest time between two calls),
   // from the 4th call on (before, the program's pace is unknown: none); < 0: none. Past the time
-  // limit, at most max(1 s, 2 x the longest time between two calls): a time-limited run ends.
+  // limit, at most max(5 s, 2 x the longest time between two calls): a time-limited run ends.
   double limit(double option, bool past_time_limit) const {
     double l = std::numeric_limits<double>::infinity();
     if (option > 0)
       l = option;
     else if (option == 0 && calls_ >= 4)
-      l = std::max(1.0, 10 * longest_);
-    if (past_time_limit) l = std::min(l, std::max(1.0, 2 * longest_));
+      l = std::max(kStallFloorSeconds, 10 * longest_);
+    if (past_time_limit) l = std::min(l, std::max(kStallFloorSeconds, 2 * longest_));
     return l;
   }
   long long calls() const { return calls_; }
