@@ -40,8 +40,13 @@ class HybridTrigger {
  public:
   // min_interval >= 1 iterations between two steps; margin >= 0 (relative).
   HybridTrigger(long min_interval, double margin);
-  // At iteration `iteration` (non-decreasing from call to call), for the plan `plan`.
+  // At iteration `iteration` (non-decreasing from call to call), for the plan `plan`: evaluate(), and
+  // a step only when due.
   TriggerDecision decide(long iteration, const GlobalStep& plan, const TriggerInputs& in);
+  // The gain and the cost, and step = the plan moves work and gain > cost (whatever the interval).
+  TriggerDecision evaluate(const GlobalStep& plan, const TriggerInputs& in) const;
+  // At least min_interval iterations since the last step (or none yet).
+  bool due(long iteration) const { return last_ < 0 || iteration - last_ >= min_interval_; }
   // Records that a step was taken at `iteration` (decide() does it when it says step).
   void taken(long iteration) { last_ = iteration; }
   long last_step() const { return last_; }  // the iteration of the last step, -1: none

@@ -23,14 +23,19 @@ HybridTrigger::HybridTrigger(long min_interval, double margin) : min_interval_(m
     throw Error(fmt::format("global step: margin = {}; expected a finite relative change >= 0", margin));
 }
 
-TriggerDecision HybridTrigger::decide(long iteration, const GlobalStep& plan, const TriggerInputs& in) {
+TriggerDecision HybridTrigger::evaluate(const GlobalStep& plan, const TriggerInputs& in) const {
   TriggerDecision d;
   const double left_fraction = plan.time_before > 0 ? (1 + margin_) * plan.time_after / plan.time_before : 1.0;
   const double per_iteration = std::max(0.0, in.iteration_seconds) * std::max(0.0, 1.0 - left_fraction);
   d.gain = std::max(0.0, in.iterations_left) * per_iteration;
   d.cost = std::max(0.0, in.collective_seconds) + std::max(0.0, in.seconds_per_work) * plan.busiest;
-  const bool due = last_ < 0 || iteration - last_ >= min_interval_;
-  d.step = due && plan.moved > 0 && d.gain > d.cost;
+  d.step = plan.moved > 0 && d.gain > d.cost;
+  return d;
+}
+
+TriggerDecision HybridTrigger::decide(long iteration, const GlobalStep& plan, const TriggerInputs& in) {
+  TriggerDecision d = evaluate(plan, in);
+  d.step = d.step && due(iteration);
   if (d.step) last_ = iteration;
   return d;
 }
