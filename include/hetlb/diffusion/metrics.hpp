@@ -5,6 +5,16 @@
 
 namespace hetlb::diffusion {
 
+// A global balancing step of the MPI runtime (docs/runtime.md, "Global steps").
+struct GlobalStepRecord {
+  long long call = 0;     // the iteration_done() call it was taken at
+  double date = 0;        // s from start()
+  double gain = 0;        // predicted time saved over the iterations left, s
+  double cost = 0;        // predicted cost, s
+  double work = 0;        // work the plan moves (load units)
+  std::uint64_t items = 0;  // items moved
+};
+
 struct Metrics {
   double avg_idle_time = 0;         // time without load to compute, summed over nodes / nodes
   double avg_convergence_date = 0;  // over converged nodes (NaN if none)
@@ -20,6 +30,7 @@ struct Metrics {
   std::uint64_t ctrl_messages_skipped = 0;  // identical to the previous one to that neighbour
   std::uint64_t computing_iterations = 0, balancing_iterations = 0;
   double simulated_time = 0, wall_seconds = 0;
+  std::vector<GlobalStepRecord> global_steps;  // the MPI runtime's global steps, in order
 };
 
 // Standard deviation of `loads` in percent of their mean (0 when the mean is 0).

@@ -107,6 +107,13 @@ int hetlb_diffusion_threaded(const hetlb_diffusion* lb);
 int hetlb_diffusion_metrics_json(hetlb_diffusion* lb, char** json);
 /* Collective. Frees the balancer and sets *lb to NULL; a NULL *lb (freed before) is harmless. */
 void hetlb_diffusion_free(hetlb_diffusion** lb);
+/* Collective, before start: the balancer, "diffusion", "global" (bulk-synchronous mode: global steps,
+ * shares from hetlb's exact planner, items moved any to any) or "hybrid" (diffusion plus a global step
+ * when its predicted gain exceeds its cost); NULL keeps the current one ("diffusion" unless changed).
+ * total_iterations: the program's declared number of iteration_done calls, 0: unknown (docs/runtime.md,
+ * "Global steps"). HETLB_DIFFUSION_ERR_ARG on every rank for a bad value or one that differs between
+ * ranks, _ERR_STATE after start. */
+int hetlb_diffusion_set_balancer(hetlb_diffusion* lb, const char* balancer, long total_iterations);
 const char* hetlb_diffusion_last_error(void);
 int hetlb_diffusion_last_status(void); /* the status of the last call on this thread */
 

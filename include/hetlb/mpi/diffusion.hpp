@@ -89,6 +89,17 @@ struct DiffusionOptions {
   // calls of this rank so far), from the 4th call on; < 0: never. Past time_limit a wait of max(1 s,
   // 2 x that time) ends the job whatever this is, so a time-limited run ends.
   double stall_timeout = 0;
+  // Which balancer moves the items (docs/runtime.md, "Global steps"): "diffusion" (neighbour to
+  // neighbour), "global" (bulk-synchronous mode: a global step, shares from hetlb's exact planner and
+  // items moved any to any, whenever some rank is out of its band) or "hybrid" (diffusion, plus a global
+  // step when its predicted gain over the iterations left exceeds its measured cost; in the
+  // asynchronous mode, or with ItemCallbacks::choose, diffusion alone).
+  std::string balancer = "diffusion";
+  // The program's declared number of iteration_done() calls (the hybrid trigger's iterations left);
+  // 0: unknown, estimated as many again as made so far (at least `iterations`).
+  long total_iterations = 0;
+  // Calls between two global steps, at least.
+  long global_min_interval = 4;
 };
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
 // this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes
@@ -122,6 +133,10 @@ class Diffusion {
 
   void add(std::uint64_t id, const void* payload = nullptr);  // before start(); payload: item_bytes
   void start();                                              // collective
+  // Collective, before start(): the balancer ("diffusion", "global" or "hybrid"; empty: unchanged) and
+  // the program's declared number of iteration_done() calls (0: unknown), as DiffusionOptions::balancer
+  // and total_iterations. Throws hetlb::mpi::Error, the same on every rank, on a bad or differing value.
+  void set_balancer(const std::string& balancer, long total_iterations = 0);
 
   // Item costs (docs/runtime.md, "Item costs"): a rank's load is the sum of its items' costs (finite,
   // > 0; 1 unless set, so unit costs count items). Set before start() or between iteration_done()

@@ -142,7 +142,8 @@ void DiffusionRuntime::balance() {
     state_->control_received(slot, report);
   }
   ctrl_fifo_.clear();
-  if (own_known && (!measured || state_->heard_from_all())) {
+  // Balancer global: no diffusion decisions (the global steps move the items, global_step.cpp).
+  if (own_known && (!measured || state_->heard_from_all()) && options.balancer != "global") {
     try {
       state_->decide(strategy_, {rank_, start - t0_});
     } catch (const hetlb::Error& e) {

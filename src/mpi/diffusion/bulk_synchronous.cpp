@@ -203,9 +203,10 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
       take_in();
       return false;
     }
-    const bool hand_over = handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4]);
+    const bool stepped = bsp_global_step(lock);  // global_step.cpp: none with the balancer diffusion
+    const bool hand_over = !stepped && handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4]);
     if (hand_over) handover(lock);
-    const bool calm = !hand_over && wave_out_[3] == 0 && wave_out_[4] == 0 && shares_known_;
+    const bool calm = !stepped && !hand_over && wave_out_[3] == 0 && wave_out_[4] == 0 && shares_known_;
     sync_interval_ = next_sync_interval(sync_interval_, options.sync_interval, options.sync_interval_max, calm);
     next_agreement_ = calls_ + sync_interval_;
     begin_iteration();

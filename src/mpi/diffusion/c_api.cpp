@@ -208,6 +208,10 @@ void hetlb_diffusion_free(hetlb_diffusion** lb) {
   delete *lb;
   *lb = nullptr;
 }
+int hetlb_diffusion_set_balancer(hetlb_diffusion* lb, const char* balancer, long total_iterations) {
+  if (!usable(lb)) return last_status;
+  return guarded([&] { lb->lb.set_balancer(balancer ? balancer : "", total_iterations); });
+}
 const char* hetlb_diffusion_last_error(void) { return last_error.c_str(); }
 int hetlb_diffusion_last_status(void) { return last_status; }
 }

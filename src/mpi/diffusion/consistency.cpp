@@ -58,6 +58,9 @@ std::vector<std::pair<std::string, std::string>> option_fields(const DiffusionOp
           {"speed_confirm", fmt::format("{}", o.speed_confirm)},
           {"sync_interval_max", fmt::format("{}", o.sync_interval_max)},
           {"stall_timeout", text(o.stall_timeout)},
+          {"balancer", o.balancer},
+          {"total_iterations", fmt::format("{}", o.total_iterations)},
+          {"global_min_interval", fmt::format("{}", o.global_min_interval)},
           {"items", application_items ? "application (pack/unpack)" : fmt::format("{} bytes", item_bytes)}};
 }
 

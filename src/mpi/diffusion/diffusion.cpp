@@ -24,6 +24,9 @@ Diffusion::~Diffusion() = default;
 
 void Diffusion::add(std::uint64_t id, const void* payload) { impl_->add(id, payload); }
 void Diffusion::start() { impl_->start(); }
+void Diffusion::set_balancer(const std::string& balancer, long total_iterations) {
+  impl_->set_balancer(balancer, total_iterations);
+}
 void Diffusion::set_cost(std::uint64_t id, double cost) { impl_->set_cost(id, cost); }
 void Diffusion::set_costs(std::span<const double> costs) { impl_->set_costs(costs.data(), costs.size()); }
 double Diffusion::load() const { return impl_->store.total_cost(); }
@@ -92,6 +95,12 @@ std::string Diffusion::metrics_json() {
       {"termination_latency_periods", io::finite_or_null(impl_->termination_latency / o.min_balancing_period)},
   };
   io::add_diffusion_metrics(j, m);
+  j["balancer"] = o.balancer;
+  nlohmann::json steps = nlohmann::json::array();
+  for (const diffusion::GlobalStepRecord& g : m.global_steps)
+    steps.push_back({{"call", g.call}, {"date", g.date}, {"gain", g.gain}, {"cost", g.cost}, {"work", g.work},
+                     {"items", g.items}});
+  j["global_steps"] = steps;
   return j.dump(2);
 }
 

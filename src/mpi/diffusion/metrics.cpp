@@ -57,6 +57,12 @@ diffusion::Metrics DiffusionRuntime::metrics() {
   r.balancing_iterations = static_cast<std::uint64_t>(s[8]);
   r.simulated_time = m[1];
   r.wall_seconds = m[1];
+  // Global steps: the same records on every rank but for the items each sent.
+  std::vector<double> sent, moved(global_steps_.size());
+  for (const diffusion::GlobalStepRecord& g : global_steps_) sent.push_back(static_cast<double>(g.items));
+  MPI_Allreduce(sent.data(), moved.data(), static_cast<int>(sent.size()), MPI_DOUBLE, MPI_SUM, term_);
+  r.global_steps = global_steps_;
+  for (std::size_t k = 0; k < moved.size(); ++k) r.global_steps[k].items = static_cast<std::uint64_t>(moved[k]);
   termination_latency = r.converged && converged_at_ >= 0 ? m[1] - m[4] : nan;
   if (s[11] != static_cast<double>(total_items_))
     throw Error(HETLB_DIFFUSION_ERR_STATE,

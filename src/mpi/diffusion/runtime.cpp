@@ -10,6 +10,7 @@
 
 #include "clock.hpp"
 #include "consistency.hpp"
+#include "global_step.hpp"
 #include "hetlb/diffusion/strategy_registry.hpp"
 
 namespace hetlb::mpi::detail {
@@ -71,6 +72,7 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
       throw hetlb::Error(fmt::format("speed_confirm = {}: expected 0 (never) or a number of samples", o.speed_confirm));
     if (std::isnan(o.stall_timeout))
       throw hetlb::Error("stall_timeout = nan: expected seconds (0: automatic, < 0: never)");
+    check_balancer(o);
     if (o.bulk_synchronous && o.wait_for_load)
       throw hetlb::Error("wait_for_load with bulk_synchronous: expected one of them (a bulk-synchronous rank never "
                          "waits for load)");
@@ -138,7 +140,7 @@ DiffusionRuntime::~DiffusionRuntime() {
   int done = 0;
   MPI_Finalized(&done);
   if (done) return;
-  for (MPI_Comm* c : {&ctrl_, &data_, &term_, &stop_, &hood.graph})
+  for (MPI_Comm* c : {&ctrl_, &data_, &term_, &stop_, &global_, &hood.graph})
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }
 
@@ -193,6 +195,10 @@ void DiffusionRuntime::start() {
     stall_.start(t0_);
     next_agreement_ = sync_interval_;
     bsp_start_wave();
+    if (options.balancer != "diffusion") {  // global steps (global_step.cpp)
+      MPI_Comm_dup(hood.graph, &global_);
+      trigger_.emplace(options.global_min_interval, options.speed_hysteresis);
+    }
   }
   if (threaded) thread_ = std::thread([this] { thread_loop(); });
 }
@@ -273,6 +279,7 @@ void DiffusionRuntime::record_iteration(double compute_seconds) {
   if (iteration_items_ == 0 && !options.bulk_synchronous) return;
   ++comp_iterations_;
   const double t = now();
+  last_compute_seconds_ = compute_seconds >= 0 ? compute_seconds : t - iteration_start_;
   if (given_speed_ == 0) {
     // Work per second: the cost of the items computed (their count with unit costs).
     estimator_.record(store.total_cost(), compute_seconds >= 0 ? compute_seconds : t - iteration_start_);

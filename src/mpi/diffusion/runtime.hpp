@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "hetlb/balance/hybrid_trigger.hpp"
 #include "hetlb/diffusion/convergence.hpp"
 #include "hetlb/diffusion/node_state.hpp"
 #include "hetlb/mpi/diffusion.hpp"
@@ -39,6 +40,7 @@ class DiffusionRuntime {
   void set_cost(std::uint64_t id, double cost);
   void set_costs(const double* costs, std::size_t n);
   void start();
+  void set_balancer(const std::string& balancer, long total_iterations);  // collective, before start()
   // compute_seconds < 0: measured from the end of the previous call.
   bool iteration_done(double compute_seconds = -1);
   void progress();
@@ -76,6 +78,10 @@ class DiffusionRuntime {
   void bsp_stop(std::unique_lock<std::mutex>& lock);
   void handover(std::unique_lock<std::mutex>& lock);
   void bsp_check_stall(double since, const std::string& waiting_for, double slack = 0);
+  // Global steps (global_step.cpp): true when one was taken at this agreement call.
+  bool bsp_global_step(std::unique_lock<std::mutex>& lock);
+  void drain_control();           // every control message sent so far received and dropped
+  void reset_diffusion_state();   // a fresh NodeState on the items held (after a global step)
   std::string pending_neighbours(const std::vector<MPI_Request>& requests) const;
   std::string calls_made_text() const;
   void wait_a_little(std::unique_lock<std::mutex>& lock);
@@ -159,6 +165,15 @@ class DiffusionRuntime {
   // Every rank's share is known: given speeds, balance by load, or every measured speed trusted by one
   // wave (speed_target.cpp). Iterations before count as out of the band.
   bool shares_known_ = true;
+
+  // Global steps (global_step.cpp): the communicator of their collective and transfers (bulk-
+  // synchronous mode with balancer global or hybrid), the trigger, the steps taken (this rank's items
+  // sent in each), when to gather next, and the measured costs.
+  MPI_Comm global_ = MPI_COMM_NULL;
+  std::optional<balance::HybridTrigger> trigger_;
+  std::vector<diffusion::GlobalStepRecord> global_steps_;
+  long long next_gather_ = 1, gather_gap_ = 1;
+  double last_compute_seconds_ = 0, gather_seconds_ = 0, seconds_per_work_ = 0;
 
   std::mutex mutex_;
   std::condition_variable data_cv_;

@@ -16,7 +16,7 @@ module hetlb_diffusion_f08
             hetlb_diffusion_size, hetlb_diffusion_id, hetlb_diffusion_item, hetlb_diffusion_iteration_done, &
             hetlb_diffusion_progress, hetlb_diffusion_stop, hetlb_diffusion_speed, hetlb_diffusion_free, &
             hetlb_diffusion_last_error, hetlb_diffusion_set_cost, hetlb_diffusion_set_costs, hetlb_diffusion_cost, &
-            hetlb_diffusion_load
+            hetlb_diffusion_load, hetlb_diffusion_set_balancer
   public :: HETLB_DIFFUSION_SUCCESS, HETLB_DIFFUSION_ERR_ARG, HETLB_DIFFUSION_ERR_TOPOLOGY, &
             HETLB_DIFFUSION_ERR_STATE, HETLB_DIFFUSION_ERR_MPI
 
@@ -127,6 +127,13 @@ module hetlb_diffusion_f08
       import :: c_ptr
       type(c_ptr), intent(inout) :: lb
     end subroutine c_free
+    integer(c_int) function c_set_balancer(lb, balancer, total_iterations) &
+        bind(C, name="hetlb_diffusion_set_balancer")
+      import :: c_int, c_ptr, c_long, c_char
+      type(c_ptr), value :: lb
+      character(kind=c_char), dimension(*), intent(in) :: balancer
+      integer(c_long), value :: total_iterations
+    end function c_set_balancer
     type(c_ptr) function c_last_error() bind(C, name="hetlb_diffusion_last_error")
       import :: c_ptr
     end function c_last_error
@@ -196,6 +203,21 @@ contains
     rc = c_create(int(comm%MPI_VAL, c_int), o, int(item_bytes, c_size_t), lb%handle)
     if (present(ierror)) ierror = rc
   end subroutine hetlb_diffusion_create
+
+  ! Collective, before start: the balancer, 'diffusion', 'global' or 'hybrid' (docs/runtime.md, "Global
+  ! steps"), and the program's declared number of iteration_done calls (total_iterations, 0: unknown).
+  subroutine hetlb_diffusion_set_balancer(lb, balancer, ierror, total_iterations)
+    type(hetlb_diffusion), intent(in) :: lb
+    character(len=*), intent(in) :: balancer
+    integer, optional, intent(out) :: ierror
+    integer, optional, intent(in) :: total_iterations
+    integer(c_long) :: total
+    integer :: rc
+    total = 0
+    if (present(total_iterations)) total = int(total_iterations, c_long)
+    rc = c_set_balancer(lb%handle, trim(balancer) // c_null_char, total)
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_diffusion_set_balancer
 
   ! Local, before start: one item (item_bytes bytes of payload).
   subroutine hetlb_diffusion_add(lb, id, payload, ierror)

@@ -1,0 +1,60 @@
+// When the hybrid balancer takes a global step (docs/runtime.md, "Global steps"): cost against benefit,
+// not a fixed period. Between steps, diffusion follows small drift.
+//
+// Rule, from inputs every rank has the same values of:
+//   gain = iterations_left x iteration_seconds x max(0, 1 - (1 + margin) x time_after / time_before)
+//   cost = collective_seconds + seconds_per_work x busiest
+//   step  <=>  gain > cost, and at least `min_interval` iterations since the last step.
+// iteration_seconds is the measured iteration time (the slowest rank's computing seconds), and the
+// plan's time_after / time_before (global_step.hpp) the fraction of it left after the step, so the
+// gain is the time saved over the iterations left. The margin (the speed estimates' resolution,
+// their hysteresis) discounts an imbalance that noise in the speeds could produce. cost is what the
+// step costs: the collective's latency plus moving the busiest rank's work at the measured seconds
+// per unit of work. iterations_left is the program's declared total minus the iterations done, or,
+// undeclared, a running estimate: as many as done so far (a run seen at a random moment is as likely
+// to be in its first half as in its second), at least `minimum` (the iterations a run still needs,
+// e.g. those that declare convergence).
+#pragma once
+
+#include "hetlb/balance/global_step.hpp"
+
+namespace hetlb::balance {
+
+// Iterations left: declared > 0: max(0, declared - done); otherwise max(done, minimum).
+double iterations_left(long done, long declared, long minimum);
+
+struct TriggerInputs {
+  double iteration_seconds = 0;   // the measured iteration time, s
+  double iterations_left = 0;
+  double collective_seconds = 0;  // latency of the step's collective, s
+  double seconds_per_work = 0;    // measured cost of moving one unit of work, s
+};
+
+struct TriggerDecision {
+  bool step = false;
+  double gain = 0;  // s, predicted over the iterations left
+  double cost = 0;  // s, predicted
+};
+
+class HybridTrigger {
+ public:
+  // min_interval >= 1 iterations between two steps; margin >= 0 (relative).
+  HybridTrigger(long min_interval, double margin);
+  // At iteration `iteration` (non-decreasing from call to call), for the plan `plan`: evaluate(), and
+  // a step only when due.
+  TriggerDecision decide(long iteration, const GlobalStep& plan, const TriggerInputs& in);
+  // The gain and the cost, and step = the plan moves work and gain > cost (whatever the interval).
+  TriggerDecision evaluate(const GlobalStep& plan, const TriggerInputs& in) const;
+  // At least min_interval iterations since the last step (or none yet).
+  bool due(long iteration) const { return last_ < 0 || iteration - last_ >= min_interval_; }
+  // Records that a step was taken at `iteration` (decide() does it when it says step).
+  void taken(long iteration) { last_ = iteration; }
+  long last_step() const { return last_; }  // the iteration of the last step, -1: none
+
+ private:
+  long min_interval_;
+  double margin_;
+  long last_ = -1;
+};
+
+}  // namespace hetlb::balance

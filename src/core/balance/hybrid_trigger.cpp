@@ -1,0 +1,43 @@
+// The hybrid balancer's trigger: a global step when its predicted gain over the iterations left exceeds
+// its measured cost (hybrid_trigger.hpp).
+#include "hetlb/balance/hybrid_trigger.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "hetlb/error.hpp"
+
+namespace hetlb::balance {
+
+double iterations_left(long done, long declared, long minimum) {
+  if (declared > 0) return static_cast<double>(std::max(0L, declared - done));
+  return static_cast<double>(std::max({done, minimum, 0L}));
+}
+
+HybridTrigger::HybridTrigger(long min_interval, double margin) : min_interval_(min_interval), margin_(margin) {
+  if (min_interval < 1)
+    throw Error(fmt::format("global step: min_interval = {}; expected at least 1 iteration", min_interval));
+  if (!(margin >= 0) || !std::isfinite(margin))
+    throw Error(fmt::format("global step: margin = {}; expected a finite relative change >= 0", margin));
+}
+
+TriggerDecision HybridTrigger::evaluate(const GlobalStep& plan, const TriggerInputs& in) const {
+  TriggerDecision d;
+  const double left_fraction = plan.time_before > 0 ? (1 + margin_) * plan.time_after / plan.time_before : 1.0;
+  const double per_iteration = std::max(0.0, in.iteration_seconds) * std::max(0.0, 1.0 - left_fraction);
+  d.gain = std::max(0.0, in.iterations_left) * per_iteration;
+  d.cost = std::max(0.0, in.collective_seconds) + std::max(0.0, in.seconds_per_work) * plan.busiest;
+  d.step = plan.moved > 0 && d.gain > d.cost;
+  return d;
+}
+
+TriggerDecision HybridTrigger::decide(long iteration, const GlobalStep& plan, const TriggerInputs& in) {
+  TriggerDecision d = evaluate(plan, in);
+  d.step = d.step && due(iteration);
+  if (d.step) last_ = iteration;
+  return d;
+}
+
+}  // namespace hetlb::balance

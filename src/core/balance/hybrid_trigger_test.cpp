@@ -1,0 +1,158 @@
+// The hybrid trigger (hybrid_trigger.hpp): never a step whose predicted cost exceeds its gain, a step
+// when the gain clearly pays, at most one step every min_interval iterations, none for noise below
+// the margin.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "hetlb/balance/hybrid_trigger.hpp"
+#include "hetlb/error.hpp"
+
+namespace hetlb::balance {
+namespace {
+
+std::vector<double> random_work(std::size_t p) {
+  std::vector<double> w;
+  for (std::size_t r = 0; r < p; ++r) w.push_back(*rc::gen::inRange(0, 5000));
+  return w;
+}
+
+std::vector<double> random_speeds(std::size_t p) {
+  std::vector<double> s;
+  for (std::size_t r = 0; r < p; ++r) s.push_back(*rc::gen::inRange(1, 101) / 10.0);
+  return s;
+}
+
+TriggerInputs random_inputs() {
+  TriggerInputs in;
+  in.iteration_seconds = *rc::gen::inRange(0, 10000) * 1e-4;
+  in.iterations_left = *rc::gen::inRange(0, 2000);
+  in.collective_seconds = *rc::gen::inRange(0, 10000) * 1e-5;
+  in.seconds_per_work = *rc::gen::inRange(0, 10000) * 1e-7;
+  return in;
+}
+
+RC_GTEST_PROP(HybridTrigger, NeverAStepWhoseCostExceedsItsGain, ()) {
+  const std::size_t p = *rc::gen::inRange<std::size_t>(1, 33);
+  const double margin = *rc::gen::inRange(0, 30) / 100.0;
+  HybridTrigger trigger(*rc::gen::inRange(1, 10), margin);
+  long iteration = 0;
+  for (int k = 0; k < 20; ++k) {
+    iteration += *rc::gen::inRange(0, 5);
+    const GlobalStep plan = plan_global_step(random_work(p), random_speeds(p));
+    const TriggerInputs in = random_inputs();
+    const TriggerDecision d = trigger.decide(iteration, plan, in);
+    // The gain and the cost, computed here from their definitions.
+    const double saved = plan.time_before > 0 ? 1 - (1 + margin) * plan.time_after / plan.time_before : 0;
+    const double gain = in.iterations_left * in.iteration_seconds * std::max(0.0, saved);
+    const double cost = in.collective_seconds + in.seconds_per_work * plan.busiest;
+    RC_ASSERT(std::abs(d.gain - gain) <= 1e-9 * (1 + gain));
+    RC_ASSERT(std::abs(d.cost - cost) <= 1e-9 * (1 + cost));
+    if (d.step) {
+      RC_ASSERT(d.cost < d.gain);
+      RC_ASSERT(plan.moved > 0);
+    }
+  }
+}
+
+RC_GTEST_PROP(HybridTrigger, StepsWhenTheGainClearlyPays, ()) {
+  // One loaded rank: the iteration is p-fold (or more) too long; a thousand iterations left.
+  const std::size_t p = *rc::gen::inRange<std::size_t>(2, 33);
+  std::vector<double> work(p, 0.0);
+  work[*rc::gen::inRange<std::size_t>(0, p)] = 1000.0 * static_cast<double>(p);
+  HybridTrigger trigger(4, 0.1);
+  TriggerInputs in;
+  in.iteration_seconds = 1.0;
+  in.iterations_left = 1000;
+  in.collective_seconds = 1e-3;
+  in.seconds_per_work = 1e-6;
+  const TriggerDecision d = trigger.decide(0, plan_global_step(work, std::vector<double>(p, 1.0)), in);
+  RC_ASSERT(d.step);
+  RC_ASSERT(trigger.last_step() == 0L);
+}
+
+RC_GTEST_PROP(HybridTrigger, AtMostOneStepEveryMinIntervalIterations, ()) {
+  // Noise of any size on the speeds and the work, a large gain every time: steps are still spaced.
+  const long n = *rc::gen::inRange(1, 12);
+  HybridTrigger trigger(n, 0.1);
+  const std::size_t p = *rc::gen::inRange<std::size_t>(2, 17);
+  TriggerInputs in;
+  in.iteration_seconds = 1.0;
+  in.iterations_left = 1e6;
+  long previous = -1;
+  for (long it = 0; it < 200; ++it) {
+    std::vector<double> work = random_work(p);
+    work[0] += 50000;  // always far from balance
+    if (trigger.decide(it, plan_global_step(work, random_speeds(p)), in).step) {
+      if (previous >= 0) RC_ASSERT(it - previous >= n);
+      previous = it;
+    }
+  }
+  RC_ASSERT(previous >= 0);
+}
+
+RC_GTEST_PROP(HybridTrigger, NoiseBelowTheMarginTakesNoSecondStep, ()) {
+  // True speeds; each iteration the speeds seen are off by at most a third of the margin (the
+  // estimates' resolution). After the first step the work is at the plan's targets, and what is left
+  // of the imbalance is noise: no second step, however long the run and cheap the step.
+  const double margin = 0.1;
+  HybridTrigger trigger(1, margin);
+  const std::size_t p = *rc::gen::inRange<std::size_t>(2, 17);
+  const std::vector<double> truth = random_speeds(p);
+  std::vector<double> work = random_work(p);
+  // The slowest rank holds much more than everything else: far from balance at the start.
+  const auto slowest = static_cast<std::size_t>(std::min_element(truth.begin(), truth.end()) - truth.begin());
+  work[slowest] += 1e5 * static_cast<double>(p);
+  TriggerInputs in;
+  in.iteration_seconds = 1.0;
+  in.iterations_left = 1e9;
+  int steps = 0;
+  for (long it = 0; it < 100; ++it) {
+    std::vector<double> seen = truth;
+    for (double& s : seen) s *= 1 + *rc::gen::inRange(-1000, 1001) / 1000.0 * margin / 3;
+    const GlobalStep plan = plan_global_step(work, seen);
+    if (trigger.decide(it, plan, in).step) {
+      ++steps;
+      work = plan.target;
+    }
+  }
+  RC_ASSERT(steps == 1);
+}
+
+TEST(HybridTrigger, IterationsLeftFromTheDeclaredTotalOrTheRunSoFar) {
+  EXPECT_EQ(iterations_left(30, 100, 20), 70);
+  EXPECT_EQ(iterations_left(130, 100, 20), 0);
+  EXPECT_EQ(iterations_left(30, 0, 20), 30);  // as many again as done
+  EXPECT_EQ(iterations_left(3, 0, 20), 20);   // at least what the run needs to converge
+}
+
+TEST(HybridTrigger, CostOfMovingAgainstAShortRun) {
+  // Speeds 1, 1, 0.5, 0.25, all the work on the slowest rank: time 440 -> 40 per iteration of work.
+  const GlobalStep plan = plan_global_step({0, 0, 0, 110}, {1, 1, 0.5, 0.25});
+  TriggerInputs in;
+  in.iteration_seconds = 0.44;  // s
+  in.collective_seconds = 1e-3;
+  in.seconds_per_work = 1e-3;   // moving 100 units (the busiest rank's) costs 0.1 s
+  in.iterations_left = 1;       // saves 0.44 x (1 - 1.1 x 40 / 440) = 0.396 s > 0.101 s
+  HybridTrigger a(1, 0.1);
+  const TriggerDecision yes = a.decide(5, plan, in);
+  EXPECT_TRUE(yes.step);
+  EXPECT_NEAR(yes.gain, 0.396, 1e-12);
+  EXPECT_NEAR(yes.cost, 0.101, 1e-12);
+  in.seconds_per_work = 1e-2;   // now 1.001 s: not worth it for one iteration
+  HybridTrigger b(1, 0.1);
+  EXPECT_FALSE(b.decide(5, plan, in).step);
+  in.iterations_left = 3;       // but worth it for three (1.188 s)
+  EXPECT_TRUE(b.decide(6, plan, in).step);
+}
+
+TEST(HybridTrigger, RefusesBadParameters) {
+  EXPECT_THROW(HybridTrigger(0, 0.1), Error);
+  EXPECT_THROW(HybridTrigger(1, -0.1), Error);
+}
+
+}  // namespace
+}  // namespace hetlb::balance

@@ -1,0 +1,203 @@
+// Global steps inside the bulk-synchronous diffusion runtime (docs/runtime.md, "Global steps"). At an
+// agreement call whose agreed sums say some rank is out of its band (and every share is known), the
+// ranks gather every rank's (work held, speed, smallest item cost, computing seconds of the last
+// iteration, the latency of the last gather and the cost per unit of work of the last step as this
+// rank measured them) with one MPI_Iallgather; every rank then computes the same plan
+// (balance::plan_global_step: shares from the exact planner's divisible optimum, transfers surplus to
+// deficit, any to any) and the same decision (balancer global: whenever the plan improves the
+// iteration time; hybrid: balance::HybridTrigger, gain against cost). A step:
+//  1. drains the control messages of diffusion (each rank tells each neighbour how many it sent, and
+//     receives them all), so that no report of the state before the step reaches the state after it;
+//  2. moves the items: one message per transfer on its own communicator, packed and unpacked by the
+//     item store (the program's pack/unpack callbacks where it keeps its items);
+//  3. restarts diffusion's state on the items held (nothing owed, no estimate of a neighbour).
+// Every item is held by exactly one rank before and after; nothing is in flight when the call returns.
+#include "global_step.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <list>
+
+#include <fmt/format.h>
+
+#include "clock.hpp"
+#include "runtime.hpp"
+
+namespace hetlb::mpi::detail {
+
+namespace {
+constexpr int kItemsTag = 1;   // a transfer's items on global_
+constexpr int kCountsTag = 2;  // control messages sent, per neighbour, on global_
+
+// What each rank contributes to the gather.
+struct Contribution {
+  double work, speed, smallest_cost, compute_seconds, gather_seconds, seconds_per_work;
+};
+static_assert(sizeof(Contribution) == 6 * sizeof(double));
+}  // namespace
+
+void check_balancer(const DiffusionOptions& o) {
+  if (o.balancer != "diffusion" && o.balancer != "global" && o.balancer != "hybrid")
+    throw hetlb::Error(fmt::format("balancer \"{}\": unknown; expected diffusion, global or hybrid", o.balancer));
+  if (o.balancer == "global" && !o.bulk_synchronous)
+    throw hetlb::Error("balancer global without bulk_synchronous: a global step needs calls agreed by every rank; "
+                       "expected bulk_synchronous = true (or the balancer diffusion or hybrid)");
+  if (o.total_iterations < 0)
+    throw hetlb::Error(fmt::format("total_iterations = {}: expected 0 (unknown) or a number of calls",
+                                   o.total_iterations));
+  if (o.global_min_interval < 1)
+    throw hetlb::Error(fmt::format("global_min_interval = {}: expected at least 1 call", o.global_min_interval));
+}
+
+void DiffusionRuntime::set_balancer(const std::string& balancer, long total_iterations) {
+  std::string reason;
+  if (started_) {
+    reason = "set_balancer after start(): expected it before start()";
+  } else {
+    DiffusionOptions o = options;
+    if (!balancer.empty()) o.balancer = balancer;
+    o.total_iterations = total_iterations;
+    try {
+      check_balancer(o);
+      options = o;
+    } catch (const std::exception& e) {
+      reason = e.what();
+    }
+  }
+  agree(reason.empty() ? HETLB_DIFFUSION_SUCCESS : (started_ ? HETLB_DIFFUSION_ERR_STATE : HETLB_DIFFUSION_ERR_ARG),
+        reason, hood.graph);
+  // The same on every rank: rank 0's values, compared.
+  int n = static_cast<int>(options.balancer.size());
+  MPI_Bcast(&n, 1, MPI_INT, 0, hood.graph);
+  std::string first(static_cast<std::size_t>(n), '\0');
+  if (rank_ == 0) first = options.balancer;
+  MPI_Bcast(first.data(), n, MPI_CHAR, 0, hood.graph);
+  long total = options.total_iterations;
+  MPI_Bcast(&total, 1, MPI_LONG, 0, hood.graph);
+  reason.clear();
+  if (first != options.balancer || total != options.total_iterations)
+    reason = fmt::format("set_balancer differs between ranks: \"{}\", {} calls on rank 0, \"{}\", {} calls on rank {}; "
+                         "expected the same on every rank",
+                         first, total, options.balancer, options.total_iterations, rank_);
+  agree(reason.empty() ? HETLB_DIFFUSION_SUCCESS : HETLB_DIFFUSION_ERR_ARG, reason, hood.graph);
+}
+
+// Every control message the neighbours sent before this point received (and dropped): each rank tells
+// each neighbour how many it sent there. No rank sends one between its count and its reset (the mutex
+// is held and nothing polls), and messages from one rank arrive in order, so exactly the older ones
+// are taken.
+void DiffusionRuntime::drain_control() {
+  const std::size_t degree = hood.neighbours.size();
+  std::vector<long long> sent(ctrl_to_.begin(), ctrl_to_.end()), told(degree, 0);
+  std::vector<MPI_Request> requests(2 * degree, MPI_REQUEST_NULL);
+  for (std::size_t p = 0; p < degree; ++p) {
+    MPI_Irecv(&told[p], 1, MPI_LONG_LONG, hood.neighbours[p], kCountsTag, global_, &requests[p]);
+    MPI_Isend(&sent[p], 1, MPI_LONG_LONG, hood.neighbours[p], kCountsTag, global_, &requests[degree + p]);
+  }
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  for (std::size_t p = 0; p < degree; ++p)
+    while (ctrl_from_[p] < told[p]) receive_control(hood.neighbours[p], true);
+  ctrl_fifo_.clear();
+}
+
+void DiffusionRuntime::reset_diffusion_state() {
+  const double s = state_->speed();
+  state_.emplace(store.total_cost(), static_cast<int>(hood.neighbours.size()), options.virtual_load,
+                 diffusion::Estimates::accounted, diffusion::parse_balance(options.balance), s);
+  std::fill(carry_.begin(), carry_.end(), 0.0);
+  std::fill(sent_any_.begin(), sent_any_.end(), 0);
+  std::fill(last_sent_.begin(), last_sent_.end(), diffusion::Report{});
+}
+
+bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
+  if (global_ == MPI_COMM_NULL) return false;
+  const bool hybrid = options.balancer == "hybrid";
+  // Every condition is the same on every rank: the agreed sums, the options, the call count.
+  if (hybrid && store.chooses()) return false;  // the program picks items per neighbour: diffusion alone
+  if (!(wave_out_[3] > 0) || !shares_known_ || calls_ < next_gather_) return false;
+
+  Contribution mine{store.total_cost(),
+                    by_time() ? speed() : 1.0,
+                    store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity(),
+                    last_compute_seconds_,
+                    gather_seconds_,
+                    seconds_per_work_};
+  std::vector<Contribution> all(static_cast<std::size_t>(size_));
+  const double gather_start = now();
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Iallgather(&mine, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, global_, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) break;
+    if (!threaded) poll();
+    bsp_check_stall(gather_start, fmt::format("the other ranks in the global step's gather (they made {})",
+                                              calls_made_text()));
+    wait_a_little(lock);
+  }
+  gather_seconds_ = now() - gather_start;
+
+  std::vector<double> work, speeds;
+  double quantum = std::numeric_limits<double>::infinity();
+  balance::TriggerInputs in;
+  for (const Contribution& c : all) {
+    work.push_back(c.work);
+    speeds.push_back(c.speed > 0 ? c.speed : 1.0);
+    quantum = std::min(quantum, c.smallest_cost);
+    in.iteration_seconds = std::max(in.iteration_seconds, c.compute_seconds);
+    // The rank that reached the gather last waited for the collective alone; the others for it too.
+    in.collective_seconds = &c == all.data() ? c.gather_seconds : std::min(in.collective_seconds, c.gather_seconds);
+    in.seconds_per_work = std::max(in.seconds_per_work, c.seconds_per_work);
+  }
+  if (!std::isfinite(quantum)) quantum = 1.0;
+  in.iterations_left =
+      balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
+                               options.end_on_convergence ? options.iterations : 0);
+  const balance::GlobalStep plan = balance::plan_global_step(work, speeds, quantum);
+  balance::TriggerDecision d = trigger_->evaluate(plan, in);
+  if (!hybrid) d.step = plan.moved > 0 && plan.time_after < plan.time_before;  // global: whenever it improves
+  d.step = d.step && trigger_->due(static_cast<long>(calls_));
+  if (!d.step) {  // back off: the next gather later, up to the longest agreement interval
+    gather_gap_ = std::min(2 * gather_gap_, static_cast<long long>(std::max(options.sync_interval_max,
+                                                                            options.global_min_interval)));
+    next_gather_ = calls_ + gather_gap_;
+    return false;
+  }
+  trigger_->taken(static_cast<long>(calls_));
+  gather_gap_ = 1;
+  next_gather_ = calls_ + options.global_min_interval;
+
+  const double step_start = now();
+  drain_control();
+  // The transfers: one message each (possibly no item), sent before any is received.
+  std::list<Outgoing> sends;
+  std::uint64_t items = 0;
+  for (const balance::Transfer& t : plan.transfers) {
+    if (t.from != static_cast<std::size_t>(rank_)) continue;
+    Outgoing& o = sends.emplace_back();
+    const ItemStore::Sent sent = store.pack_for(static_cast<int>(t.to), t.work, o.bytes);
+    items += sent.items;
+    moved_ += sent.cost;
+    MPI_Isend(o.bytes.data(), static_cast<int>(o.bytes.size()), MPI_BYTE, static_cast<int>(t.to), kItemsTag,
+              global_, &o.request);
+  }
+  for (const balance::Transfer& t : plan.transfers) {
+    if (t.to != static_cast<std::size_t>(rank_)) continue;
+    MPI_Status st;
+    MPI_Probe(static_cast<int>(t.from), kItemsTag, global_, &st);
+    int count = 0;
+    MPI_Get_count(&st, MPI_BYTE, &count);
+    std::vector<char> bytes(static_cast<std::size_t>(count));
+    MPI_Recv(bytes.data(), count, MPI_BYTE, static_cast<int>(t.from), kItemsTag, global_, MPI_STATUS_IGNORE);
+    if (count > 0) store.unpack(bytes.data(), bytes.size());
+  }
+  for (Outgoing& o : sends) MPI_Wait(&o.request, MPI_STATUS_IGNORE);
+  reset_diffusion_state();
+  const double seconds = now() - step_start;
+  seconds_per_work_ = plan.busiest > 0 ? seconds / plan.busiest : seconds_per_work_;
+  global_steps_.push_back({calls_, step_start - t0_, d.gain, d.cost, plan.moved, items});
+  return true;
+}
+
+}  // namespace hetlb::mpi::detail
