@@ -1,14 +1,14 @@
 // Gather and scatter by id (by_id.hpp), and the Diffusion calls that use it.
 #include "by_id.hpp"
 
-#include <algorithm>
+#include <algorithm>  // std::min, std::clamp
 #include <climits>
 #include <cstring>
-#include <numeric>
 
 #include <fmt/format.h>
 
 #include "hetlb/mpi/diffusion.hpp"
+#include "id_order.hpp"
 #include "runtime.hpp"
 
 namespace hetlb::mpi::detail {
@@ -117,26 +117,7 @@ int ByIdExchange::prepare(Call& c, const char* what) {
     std::vector<std::uint64_t> gathered;
     gathered.reserve(n);
     for (const auto& h : held_) gathered.insert(gathered.end(), h.begin(), h.end());
-    position_.assign(n, 0);
-    ordered_ids_.assign(n, 0);
-    if (std::all_of(gathered.begin(), gathered.end(), [n](std::uint64_t id) { return id < n; })) {
-      // ids 0..n-1 (the usual case): an item's place is its id
-      for (std::size_t k = 0; k < n; ++k) position_[k] = static_cast<std::size_t>(gathered[k]);
-    } else {
-      std::vector<std::size_t> order(n);
-      std::iota(order.begin(), order.end(), std::size_t{0});
-      std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return gathered[a] < gathered[b]; });
-      for (std::size_t k = 0; k < n; ++k) position_[order[k]] = k;
-    }
-    // Every id once: no two items in one place (ids 0..n-1), ids strictly increasing (sorted).
-    std::vector<char> seen(n, 0);
-    for (std::size_t k = 0; k < n; ++k) {
-      if (seen[position_[k]]) status = HETLB_DIFFUSION_ERR_STATE;
-      seen[position_[k]] = 1;
-      ordered_ids_[position_[k]] = gathered[k];
-    }
-    for (std::size_t k = 1; k < n; ++k)
-      if (ordered_ids_[k - 1] >= ordered_ids_[k]) status = HETLB_DIFFUSION_ERR_STATE;
+    if (!order_by_id(gathered, position_, ordered_ids_)) status = HETLB_DIFFUSION_ERR_STATE;
     if (status != HETLB_DIFFUSION_SUCCESS)
       reason = fmt::format("{}: an item id held by two ranks: expected every id held by exactly one rank", what);
     cache_valid_ = status == HETLB_DIFFUSION_SUCCESS;
