@@ -25,6 +25,7 @@
 #include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "hetlb/mpi/option_agreement.hpp"
+#include "item_costs.hpp"
 #include "items.hpp"
 #include "number_checks.hpp"
 #include "unlike_ranks.hpp"
@@ -39,7 +40,7 @@ namespace {
 
 struct Options {
   std::string topology = "torus", strategy = "besteffort", initial = "single", kernel = "synthetic";
-  std::string format = "table", progress = "calls", thread_level;
+  std::string format = "table", progress = "calls", thread_level, costs;
   double k = 1, load_per_node = 100, ratio = 1e-3, time_limit = 60, stop_after = 0;
   double min_lb = -1, min_comp = -1;
   bool virtual_load = false, integer = false, app_items = false;
@@ -106,6 +107,8 @@ void add_options(CLI::App& app, Options& o) {
       ->check(CLI::IsMember({"thread", "calls"}))->capture_default_str();
   app.add_option("--thread-level", o.thread_level, "level asked of MPI_Init_thread (default: multiple with "
                  "--progress thread, else single)")->check(CLI::IsMember({"single", "funneled", "serialized", "multiple"}));
+  app.add_option("--costs", o.costs, "a file of item costs: one number > 0 per item in id order (text, or a JSON "
+                 "array); a rank's load is the sum of its items' costs (default: 1 each)");
   app.add_flag("--app-items", o.app_items, "the program owns its items; the runtime moves them with pack/unpack");
   app.add_option("--stop-after", o.stop_after, "end with stop() after this many seconds (0: convergence)");
   diffuse::add_unlike_rank_options(app, o);
@@ -161,16 +164,20 @@ int run(const Options& o, int rank, int size) {
            {"--seed", o.seed}, {"--iterations", o.iterations}, {"--ratio", o.ratio}, {"--kernel", o.kernel},
            {"--item-bytes", o.item_bytes}, {"--min-lb-iter", o.min_lb}, {"--min-comp-iter", o.min_comp},
            {"--time-limit", o.time_limit}, {"--app-items", o.app_items}, {"--stop-after", o.stop_after},
-           {"--speed-source", o.speed_source}}))
+           {"--speed-source", o.speed_source}, {"--costs", o.costs}}))
     return 2;
   // Items and their initial placement (the simulator's initial loads, whole items).
   std::string error;
   std::vector<double> loads;
   diffuse::UnlikeRanks unlike;
+  std::vector<double> costs;  // per item id; empty: 1 each
   try {
     check_options(o);
     loads = hetlb::diffusion::make_initial_load(o.initial, size, o.load_per_node, true, o.seed);
     check_total(o, loads);
+    double items = 0;
+    for (double l : loads) items += std::floor(l);
+    if (!o.costs.empty()) costs = diffuse::read_item_costs(o.costs, static_cast<std::uint64_t>(items));
     unlike = diffuse::make_unlike_ranks(o, rank, size);
   } catch (const std::exception& e) {
     error = e.what();
@@ -229,6 +236,7 @@ int run(const Options& o, int rank, int size) {
     diffuse::make_item(id, rays, item.data(), o.item_bytes);
     if (o.app_items) owned[id] = item;
     lb.add(id, o.app_items ? nullptr : item.data());
+    if (!costs.empty()) lb.set_cost(id, costs[id]);
   }
 #ifdef HETLB_SMPI
   const double real_flops = 0;  // charged to the simulated host instead
@@ -295,6 +303,7 @@ int run(const Options& o, int rank, int size) {
     j["tau"] = tau;
     j["items"] = total;
     j["item_bytes"] = o.item_bytes;
+    j["costs"] = o.costs.empty() ? "unit" : o.costs;
     j["items_checked"] = verdict.empty();
     j["wall_seconds"] = wall;
     j["build"] = hetlb::io::build_json();

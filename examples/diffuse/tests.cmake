@@ -221,6 +221,29 @@ diffuse_mismatch_test(several 1 "--seed;3;--ratio;0.002;--virtual-load" 1 ""
 # within 20% on the last convergence date and the data transfer amount. MPI_Iprobe costs SMPI's constant
 # 0.1 ms (smpi/grow-injected-times:no): SMPI's default makes every failed probe cost more than the last
 # and stretched the computation of a polling rank 7-fold (docs/validation.md).
+# Item costs (--costs FILE, one per id): every 4th item costs 10; the run must converge on the sums of
+# costs with every item checked. Bad files: one line, exit 2, on every rank.
+set(diffuse_costs "")
+foreach(id RANGE 159)
+  math(EXPR r "${id} % 4")
+  if(r EQUAL 0)
+    string(APPEND diffuse_costs "10\n")
+  else()
+    string(APPEND diffuse_costs "1\n")
+  endif()
+endforeach()
+file(WRITE ${diffuse_data}/costs-160.txt "${diffuse_costs}")
+file(WRITE ${diffuse_data}/costs-3.txt "1 2 3\n")
+file(WRITE ${diffuse_data}/costs-zero.json "[1, 0, 1, 1, 1, 1, 1, 1]\n")
+diffuse_test(diffuse_np4_bsp_costs 4 --mode bsp --costs ${diffuse_data}/costs-160.txt)
+diffuse_test(diffuse_np4_async_costs_app_items 4 --app-items --costs ${diffuse_data}/costs-160.txt)
+diffuse_error_test(diffuse_error_costs_count 2 "--costs .*costs-3.txt: 3 costs for 80 items: expected one per item"
+  --costs ${diffuse_data}/costs-3.txt --load-per-node 40 --topology line)
+diffuse_error_test(diffuse_error_costs_zero 2 "--costs .*costs-zero.json: item 1: cost 0: expected a finite cost > 0"
+  --costs ${diffuse_data}/costs-zero.json --load-per-node 4 --topology line)
+diffuse_error_test(diffuse_error_costs_missing 2 "--costs: .*no-such-costs.txt" --costs ${diffuse_data}/no-such-costs.txt
+  --topology line)
+
 if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   set(smpi_dir ${CMAKE_CURRENT_BINARY_DIR}/smpi)
   set(smpi_cfg --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no

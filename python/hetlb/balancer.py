@@ -38,6 +38,34 @@ def _layout(items: Any):
     return np.ascontiguousarray(a), a.dtype, tuple(int(x) for x in a.shape[1:])
 
 
+def _costs(costs: Any, count: int) -> np.ndarray:
+    """One finite cost > 0 per record, as float64."""
+    try:
+        c = np.asarray(costs, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"costs: {costs!r}: expected numbers") from None
+    if c.shape != (count,):
+        raise ValueError(f"costs: shape {c.shape} for {count} records: expected one cost per record")
+    bad = np.flatnonzero(~(np.isfinite(c) & (c > 0)))
+    if len(bad):
+        raise ValueError(f"costs[{bad[0]}] = {c[bad[0]]}: expected a finite cost > 0")
+    return c
+
+
+def _rows(a: Any, what: str) -> np.ndarray:
+    """An array whose first axis holds rows of plain bytes, C-contiguous."""
+    a = np.asarray(a)
+    if a.ndim == 0:
+        raise ValueError(f"{what}: a scalar: expected an array whose first axis holds one row per item")
+    if a.dtype.hasobject:
+        raise ValueError(f"{what}: dtype {a.dtype} holds Python objects: expected rows of plain bytes")
+    return np.ascontiguousarray(a)
+
+
+def _row_bytes(a: np.ndarray) -> int:
+    return a.dtype.itemsize * int(np.prod(a.shape[1:], dtype=np.int64))
+
+
 def _first_error(comm: Any, error: Optional[str]) -> None:
     """Collective: raises the lowest failing rank's ValueError on every rank."""
     from mpi4py import MPI
@@ -74,7 +102,10 @@ class Balancer:
       ``hetlb.Platform``: processor r is rank r, speed = 1 / its compute cost per item);
     - ``mode``: "async" (records move whenever they arrive) or "bulk_synchronous" (every rank calls
       ``iteration_done()`` the same number of times; records move only at agreed calls, the run ends at
-      the same call everywhere).
+      the same call everywhere);
+    - ``costs``: one cost per record (finite, > 0; default 1 each), in the records' order. A rank's load
+      is the sum of its records' costs: "load" balancing equalises those sums, "time" balances them by
+      speed (docs/runtime.md, "Item costs"); ``set_cost``/``set_costs`` change them while running.
 
     A refusal is the same ValueError on every rank: the C library's one-line message for the options,
     ``rank R: ...`` naming the first rank whose records or ids are wrong.
@@ -86,7 +117,7 @@ class Balancer:
                  tolerance: float = 0.01, time_limit: float = 0.0, min_balancing_period: float = 1e-3,
                  min_computing_period: float = 0.0, progress_thread: bool = False,
                  wait_for_load: Optional[bool] = None, end_on_convergence: bool = True,
-                 sync_interval: int = 0) -> None:
+                 sync_interval: int = 0, costs: Any = None) -> None:
         layout = None
         local: dict = {}
 
@@ -129,6 +160,7 @@ class Balancer:
                 if count and given.dtype.kind == "i" and given.min() < 0:
                     raise ValueError(f"ids: {given.min()}: expected ids >= 0 (unsigned 64-bit)")
                 local["ids"] = np.ascontiguousarray(given, dtype=np.uint64)
+            local["costs"] = [] if costs is None else list(_costs(costs, count))
         error = None
         try:
             check()
@@ -160,7 +192,7 @@ class Balancer:
                              local["speeds"], local["speeds_file"], _MODES[mode], local["iterations"],
                              local["tolerance"], local["time_limit"], local["min_balancing_period"],
                              local["min_computing_period"], bool(progress_thread), wait, bool(end_on_convergence),
-                             local["sync_interval"])
+                             local["sync_interval"], local["costs"])
 
     @property
     def items(self) -> np.ndarray:
@@ -182,6 +214,80 @@ class Balancer:
         ``compute_seconds``: this rank's computing time in the iteration (for measured speeds; default the
         time since the previous call). Releases the GIL while it waits."""
         return self._lb.iteration_done(None if compute_seconds is None else float(compute_seconds))
+
+    @property
+    def total_items(self) -> int:
+        """Every rank's records, summed at the start (conserved)."""
+        return self._lb.total_items
+
+    def gather_by_id(self, values: Any = None, root: int = 0, return_ids: bool = False) -> Any:
+        """Collective: every rank's records (or ``values``: one row per record, in the order of ``ids``) in
+        one array at ``root``, ordered by id (ids 0..N-1: record id at row id); None on the other ranks.
+        ``return_ids``: (array, its ids) at the root. In the bulk-synchronous mode between
+        ``iteration_done()`` calls, or once the run has ended (docs/runtime.md, "Gather and scatter by id");
+        a refusal is the same ValueError on every rank."""
+        error = None
+        rows = None
+        try:
+            rows = self.items if values is None else _rows(values, "values")
+            if len(rows) != len(self):
+                raise ValueError(f"values: {len(rows)} rows for {len(self)} records: expected one row per record")
+        except ValueError as e:
+            error = f"gather_by_id: rank {self.comm.Get_rank()}: {e}"
+        _first_error(self.comm, error)
+        at_root = self.comm.Get_rank() == root
+        out = np.empty((self.total_items,) + rows.shape[1:], dtype=rows.dtype) if at_root else None
+        ids = np.empty(self.total_items, dtype=np.uint64) if at_root and return_ids else None
+        row = _row_bytes(rows)
+        into = None if out is None else out.reshape(-1).view(np.uint8)
+        self._lb._gather_by_id(rows.reshape(-1).view(np.uint8), row, into, ids, int(root))
+        return (out, ids) if return_ids and at_root else out
+
+    def scatter_by_id(self, frame: Any = None, root: int = 0, out: Any = None) -> np.ndarray:
+        """Collective, the reverse of ``gather_by_id``: ``frame`` (at ``root``: ``total_items`` rows in
+        ascending id order; ignored elsewhere) goes to the ranks holding the ids. Each rank receives the
+        rows of its records, in the order of ``ids``: into ``out`` (a writable C-contiguous array of one
+        row per record) or, by default, over its records themselves (``items``). Returns that array."""
+        error = None
+        target = None
+        source = None
+        try:
+            target = self.items if out is None else out
+            if not isinstance(target, np.ndarray) or not target.flags.c_contiguous or not target.flags.writeable:
+                raise ValueError("out: expected a writable C-contiguous numpy array")
+            if target.ndim == 0 or len(target) != len(self):
+                raise ValueError(f"out: {len(target) if target.ndim else 0} rows for {len(self)} records: expected "
+                                 "one row per record")
+            if self.comm.Get_rank() == root:
+                source = _rows(frame, "frame")
+                if len(source) != self.total_items or _row_bytes(source) != _row_bytes(target):
+                    raise ValueError(f"frame: {len(source)} rows of {_row_bytes(source)} bytes: expected "
+                                     f"{self.total_items} rows of {_row_bytes(target)} bytes (one per record)")
+        except ValueError as e:
+            error = f"scatter_by_id: rank {self.comm.Get_rank()}: {e}"
+        _first_error(self.comm, error)
+        self._lb._scatter_by_id(None if source is None else source.reshape(-1).view(np.uint8), _row_bytes(target),
+                                target.reshape(-1).view(np.uint8), int(root))
+        return target
+
+    def set_cost(self, id: int, cost: float) -> None:
+        """The cost of the record ``id`` this rank holds (finite, > 0); local, between ``iteration_done()``
+        calls. A cost travels with its record."""
+        self._lb.set_cost(int(id), float(cost))
+
+    def set_costs(self, costs: Any) -> None:
+        """The costs of this rank's records, one per record in the order of ``ids``; local."""
+        self._lb.set_costs(_costs(costs, len(self)))
+
+    @property
+    def costs(self) -> np.ndarray:
+        """The costs of this rank's records, in the order of ``ids``."""
+        return self._lb.costs
+
+    @property
+    def load(self) -> float:
+        """This rank's load: the sum of its records' costs."""
+        return self._lb.load
 
     def progress(self) -> None:
         """Receives and balances (progress() mode); call it now and then inside long iterations."""

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -87,7 +88,8 @@ py::capsule keeper(const std::shared_ptr<T>& block) {
 class Balancer {
  public:
   Balancer(py::object comm, MPI_Comm handle, py::buffer records, py::array_t<std::uint64_t, py::array::c_style> ids,
-           std::size_t item_bytes, py::dtype dtype, std::vector<py::ssize_t> item_shape, const BalancerOptions& o)
+           std::size_t item_bytes, py::dtype dtype, std::vector<py::ssize_t> item_shape, const BalancerOptions& o,
+           const std::vector<double>& costs)
       : comm_(std::move(comm)), dtype_(std::move(dtype)), item_shape_(std::move(item_shape)),
         store_(std::make_shared<RecordStore>(item_bytes)) {
     const py::buffer_info info = records.request();
@@ -109,6 +111,7 @@ class Balancer {
     try {
       lb_ = std::make_unique<mpi::Diffusion>(handle, options, std::move(callbacks));
       for (std::size_t i = 0; i < count; ++i) lb_->add(store_->ids()[i]);
+      if (!costs.empty()) lb_->set_costs(costs);  // the records' order (checked by the Python layer)
       lb_->start();  // refuses an id held twice, on every rank
     } catch (...) {
       lb_.reset();
@@ -214,6 +217,61 @@ class Balancer {
     return py::make_tuple(json, loads, speeds);
   }
 
+  // Item costs, in the records' order (lb.ids), which is not the runtime's item order.
+  void set_cost(std::uint64_t id, double cost) {
+    Call call(*this, "set_cost");
+    lb_->set_cost(id, cost);
+  }
+  void set_costs(py::array_t<double, py::array::c_style | py::array::forcecast> costs) {
+    Call call(*this, "set_costs");
+    if (static_cast<std::size_t>(costs.size()) != store_->size() || costs.ndim() != 1)
+      throw Error(fmt::format("set_costs: {} costs for {} records: expected one per record, in the order of ids",
+                              costs.size(), store_->size()));
+    const std::vector<std::size_t> slots = slots_in_runtime_order();
+    std::vector<double> ordered(slots.size());
+    for (std::size_t i = 0; i < slots.size(); ++i) ordered[i] = costs.data()[slots[i]];
+    lb_->set_costs(ordered);
+  }
+  py::array_t<double> costs() {
+    Call call(*this, "costs");
+    const std::vector<std::size_t> slots = slots_in_runtime_order();
+    py::array_t<double> out(static_cast<py::ssize_t>(slots.size()));
+    for (std::size_t i = 0; i < slots.size(); ++i) out.mutable_data()[slots[i]] = lb_->cost(i);
+    return out;
+  }
+  double load() { return runtime("load").load(); }
+  std::size_t total_items() { return runtime("total_items").total_items(); }
+
+  // Collective (checked by the Python layer): `local` holds this rank's rows in the records' order;
+  // the runtime takes them in its item order.
+  void gather_by_id(const py::buffer& local, std::size_t row_bytes, const py::object& out, const py::object& ids_out,
+                    int root) {
+    Call call(*this, "gather_by_id");
+    const py::buffer_info in = local.request();
+    const std::vector<std::size_t> slots = slots_in_runtime_order();
+    std::vector<std::byte> ordered(slots.size() * row_bytes);
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      std::memcpy(ordered.data() + i * row_bytes, static_cast<const std::byte*>(in.ptr) + slots[i] * row_bytes,
+                  row_bytes);
+    void* into = out.is_none() ? nullptr : out.cast<py::buffer>().request(true).ptr;
+    auto* ids = ids_out.is_none() ? nullptr : static_cast<std::uint64_t*>(ids_out.cast<py::buffer>().request(true).ptr);
+    py::gil_scoped_release release;
+    lb_->gather_by_id(ordered.data(), row_bytes, into, root, ids);
+  }
+  void scatter_by_id(const py::object& root_in, std::size_t row_bytes, const py::buffer& local, int root) {
+    Call call(*this, "scatter_by_id");
+    const py::buffer_info to = local.request(true);
+    const std::vector<std::size_t> slots = slots_in_runtime_order();
+    std::vector<std::byte> ordered(slots.size() * row_bytes);
+    const void* from = root_in.is_none() ? nullptr : root_in.cast<py::buffer>().request().ptr;
+    {
+      py::gil_scoped_release release;
+      lb_->scatter_by_id(from, row_bytes, ordered.data(), root);
+    }
+    for (std::size_t i = 0; i < slots.size(); ++i)
+      std::memcpy(static_cast<std::byte*>(to.ptr) + slots[i] * row_bytes, ordered.data() + i * row_bytes, row_bytes);
+  }
+
   bool finished() const { return lb_ && lb_->finished(); }
   double speed() { return runtime("speed").speed(); }
   std::string topology() { return runtime("topology").topology(); }
@@ -245,6 +303,13 @@ class Balancer {
     Call(const Call&) = delete;
     Call& operator=(const Call&) = delete;
   };
+
+  // Where each of the runtime's items (its order: id(0), id(1), ...) is among the records.
+  std::vector<std::size_t> slots_in_runtime_order() const {
+    std::vector<std::size_t> slots(lb_->size());
+    for (std::size_t i = 0; i < slots.size(); ++i) slots[i] = store_->slot(lb_->id(i));
+    return slots;
+  }
 
   mpi::Diffusion& runtime(const char* name) {
     if (!lb_) throw Error(fmt::format("{}: the balancer was freed: create another", name));
@@ -291,7 +356,8 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
                               std::string balance, std::vector<double> speeds, std::string speeds_file,
                               bool bulk_synchronous, long iterations, double tolerance, double time_limit,
                               double min_balancing_period, double min_computing_period, bool progress_thread,
-                              bool wait_for_load, bool end_on_convergence, long sync_interval) {
+                              bool wait_for_load, bool end_on_convergence, long sync_interval,
+                              std::vector<double> costs) {
              BalancerOptions o;
              o.topology = std::move(topology);
              o.strategy = std::move(strategy);
@@ -313,14 +379,15 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
              o.sync_interval = sync_interval;
              const MPI_Comm handle = comm_of(comm);
              return std::make_unique<Balancer>(std::move(comm), handle, std::move(records), std::move(ids), item_bytes,
-                                               std::move(dtype), std::move(item_shape), o);
+                                               std::move(dtype), std::move(item_shape), o, costs);
            }),
            py::arg("comm"), py::arg("records"), py::arg("ids"), py::arg("item_bytes"), py::arg("dtype"),
            py::arg("item_shape"), py::arg("topology"), py::arg("strategy"), py::arg("k"), py::arg("virtual_load"),
            py::arg("integer"), py::arg("balance"), py::arg("speeds"), py::arg("speeds_file"),
            py::arg("bulk_synchronous"), py::arg("iterations"), py::arg("tolerance"), py::arg("time_limit"),
            py::arg("min_balancing_period"), py::arg("min_computing_period"), py::arg("progress_thread"),
-           py::arg("wait_for_load"), py::arg("end_on_convergence"), py::arg("sync_interval"))
+           py::arg("wait_for_load"), py::arg("end_on_convergence"), py::arg("sync_interval"),
+           py::arg("costs") = std::vector<double>{})
       .def_property_readonly("items", &Balancer::items)
       .def_property_readonly("ids", &Balancer::ids)
       .def("__len__", &Balancer::size)
@@ -337,6 +404,15 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
       .def_property_readonly("degree", &Balancer::degree)
       .def_property_readonly("average_load", &Balancer::average_load)
       .def_property_readonly("comm", &Balancer::comm)
+      .def("set_cost", &Balancer::set_cost, py::arg("id"), py::arg("cost"))
+      .def("set_costs", &Balancer::set_costs, py::arg("costs"))
+      .def_property_readonly("costs", &Balancer::costs)
+      .def_property_readonly("load", &Balancer::load)
+      .def_property_readonly("total_items", &Balancer::total_items)
+      .def("_gather_by_id", &Balancer::gather_by_id, py::arg("local"), py::arg("row_bytes"), py::arg("out"),
+           py::arg("ids_out"), py::arg("root"))
+      .def("_scatter_by_id", &Balancer::scatter_by_id, py::arg("root_in"), py::arg("row_bytes"), py::arg("local"),
+           py::arg("root"))
       .def("free", &Balancer::free);
   m.def("_speeds_of_platform", &speeds_of_platform, py::arg("json"), py::arg("source"));
 }

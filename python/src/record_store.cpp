@@ -2,6 +2,7 @@
 #include "record_store.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 namespace hetlb::python {
@@ -54,6 +55,11 @@ void RecordStore::unpack(std::uint64_t id, const void* buffer, std::size_t bytes
     return;
   }
   append(static_cast<const std::byte*>(buffer), &id, 1);
+}
+
+std::size_t RecordStore::slot(std::uint64_t id) const {
+  const auto it = slot_.find(id);
+  return it == slot_.end() ? SIZE_MAX : it->second;
 }
 
 // SplitMix64's finaliser and MurmurHash3's fmix64: both bijections of 64-bit words.

@@ -29,6 +29,8 @@ class RecordStore {
   void pack(std::uint64_t id, void* buffer);
   void unpack(std::uint64_t id, const void* buffer, std::size_t bytes);
   std::uint64_t anomalies() const { return anomalies_; }
+  // The position of the record `id` in bytes() and ids(); SIZE_MAX when it is not held.
+  std::size_t slot(std::uint64_t id) const;
 
  private:
   void reserve(std::size_t n);

@@ -103,6 +103,18 @@ double hetlb_diffusion_speed(const hetlb_diffusion* lb);
 int hetlb_diffusion_progress(hetlb_diffusion* lb);
 int hetlb_diffusion_stop(hetlb_diffusion* lb); /* collective */
 int hetlb_diffusion_threaded(const hetlb_diffusion* lb);
+/* Gather and scatter by id (docs/runtime.md, "Gather and scatter by id"): collective, in the
+ * bulk-synchronous mode between iteration_done calls, or once the run has ended (either mode); the same
+ * code on every rank, nothing moved on a refusal. local: this rank's payloads of item_bytes bytes, one
+ * per item held, in item order (id(0), id(1), ...); NULL: the balancer's own fixed-size items (item_bytes
+ * their size). gather: at root, root_out receives total_items payloads in ascending id order (with ids
+ * 0..N-1, item id at position id) and root_ids (may be NULL) those ids; elsewhere both are ignored.
+ * scatter: root_in (at root, in that order) goes to the ranks holding the ids, into local. */
+size_t hetlb_diffusion_total_items(const hetlb_diffusion* lb); /* every rank's items (0 before start) */
+int hetlb_diffusion_gather_by_id(hetlb_diffusion* lb, const void* local, size_t item_bytes, void* root_out,
+                                 uint64_t* root_ids, int root);
+int hetlb_diffusion_scatter_by_id(hetlb_diffusion* lb, const void* root_in, size_t item_bytes, void* local,
+                                  int root);
 /* Collective: the metrics as JSON; *json (malloc'd, free() it) on rank 0, NULL elsewhere. */
 int hetlb_diffusion_metrics_json(hetlb_diffusion* lb, char** json);
 /* Collective. Frees the balancer and sets *lb to NULL; a NULL *lb (freed before) is harmless. */

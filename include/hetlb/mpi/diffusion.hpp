@@ -173,6 +173,18 @@ class Diffusion {
   int degree() const;
   double average_load() const;         // global load (the sum of every item's cost) / ranks
 
+  // Gather and scatter by id (docs/runtime.md, "Gather and scatter by id"): collective, in the
+  // bulk-synchronous mode between iteration_done() calls, or once the run has ended (either mode).
+  // `local` holds one payload of `item_bytes` bytes per item held, in item order (id(0), id(1), ...);
+  // nullptr: the balancer's own fixed-size items (item_bytes their size). At `root`, `root_out` receives
+  // total_items() payloads in ascending id order (with ids 0..N-1, item id at position id) and
+  // `root_ids` (may be null) those ids; scatter_by_id sends such an array from the root to the ranks
+  // holding the ids. Throws hetlb::mpi::Error, the same on every rank, on misuse (nothing moved).
+  std::size_t total_items() const;  // every rank's items, summed at start() (conserved)
+  void gather_by_id(const void* local, std::size_t item_bytes, void* root_out, int root = 0,
+                    std::uint64_t* root_ids = nullptr);
+  void scatter_by_id(const void* root_in, std::size_t item_bytes, void* local, int root = 0);
+
   // Collective, after the end: the simulator's metrics over all ranks (dates from start(), seconds).
   diffusion::Metrics metrics();
   std::string metrics_json();  // collective; on every rank

@@ -212,6 +212,17 @@ int hetlb_diffusion_set_balancer(hetlb_diffusion* lb, const char* balancer, long
   if (!usable(lb)) return last_status;
   return guarded([&] { lb->lb.set_balancer(balancer ? balancer : "", total_iterations); });
 }
+size_t hetlb_diffusion_total_items(const hetlb_diffusion* lb) { return lb ? lb->lb.total_items() : 0; }
+int hetlb_diffusion_gather_by_id(hetlb_diffusion* lb, const void* local, size_t item_bytes, void* root_out,
+                                 uint64_t* root_ids, int root) {
+  if (!usable(lb)) return last_status;
+  return guarded([&] { lb->lb.gather_by_id(local, item_bytes, root_out, root, root_ids); });
+}
+int hetlb_diffusion_scatter_by_id(hetlb_diffusion* lb, const void* root_in, size_t item_bytes, void* local,
+                                  int root) {
+  if (!usable(lb)) return last_status;
+  return guarded([&] { lb->lb.scatter_by_id(root_in, item_bytes, local, root); });
+}
 const char* hetlb_diffusion_last_error(void) { return last_error.c_str(); }
 int hetlb_diffusion_last_status(void) { return last_status; }
 }

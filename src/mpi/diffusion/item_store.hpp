@@ -24,6 +24,7 @@ class ItemStore {
   void* item(std::size_t i) { return bytes_.data() + i * item_bytes_; }
   bool owns_bytes() const { return item_bytes_ > 0; }
   bool chooses() const { return static_cast<bool>(callbacks_.choose); }  // the program picks leaving items
+  std::size_t item_bytes() const { return item_bytes_; }
 
   double cost(std::size_t i) const { return costs_[i]; }
   double total_cost() const;     // the rank's load: the sum of its items' costs

@@ -18,6 +18,7 @@
 #include "hetlb/balance/hybrid_trigger.hpp"
 #include "hetlb/diffusion/convergence.hpp"
 #include "hetlb/diffusion/node_state.hpp"
+#include "by_id.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "item_store.hpp"
 #include "neighbourhood.hpp"
@@ -56,6 +57,9 @@ class DiffusionRuntime {
   std::string notice;
   double average = 0;  // total load / ranks
   bool finished() const { return finished_; }
+  bool started() const { return started_; }
+  long long total_items() const { return total_items_; }  // every rank's items, summed at start()
+  ByIdExchange by_id;  // gather and scatter by id (by_id.hpp)
   double speed() const;  // given, or measured (0 before the first measurement)
 
  private:

@@ -16,7 +16,9 @@ module hetlb_diffusion_f08
             hetlb_diffusion_size, hetlb_diffusion_id, hetlb_diffusion_item, hetlb_diffusion_iteration_done, &
             hetlb_diffusion_progress, hetlb_diffusion_stop, hetlb_diffusion_speed, hetlb_diffusion_free, &
             hetlb_diffusion_last_error, hetlb_diffusion_set_cost, hetlb_diffusion_set_costs, hetlb_diffusion_cost, &
-            hetlb_diffusion_load, hetlb_diffusion_set_balancer
+            hetlb_diffusion_load, hetlb_diffusion_set_balancer, &
+            hetlb_diffusion_total_items, hetlb_diffusion_gather_by_id, &
+            hetlb_diffusion_scatter_by_id, hetlb_diffusion_gather_items, hetlb_diffusion_scatter_items
   public :: HETLB_DIFFUSION_SUCCESS, HETLB_DIFFUSION_ERR_ARG, HETLB_DIFFUSION_ERR_TOPOLOGY, &
             HETLB_DIFFUSION_ERR_STATE, HETLB_DIFFUSION_ERR_MPI
 
@@ -92,6 +94,30 @@ module hetlb_diffusion_f08
       import :: c_ptr, c_double
       type(c_ptr), value :: lb
     end function c_load
+    integer(c_size_t) function c_total_items(lb) bind(C, name="hetlb_diffusion_total_items")
+      import :: c_size_t, c_ptr
+      type(c_ptr), value :: lb
+    end function c_total_items
+    ! Absent optional arrays arrive as NULL (the balancer's items, nothing at a rank that is not the root).
+    integer(c_int) function c_gather_by_id(lb, local, item_bytes, root_out, root_ids, root) &
+        bind(C, name="hetlb_diffusion_gather_by_id")
+      import :: c_int, c_ptr, c_size_t, c_int64_t
+      type(c_ptr), value :: lb
+      type(*), dimension(*), intent(in), optional :: local
+      integer(c_size_t), value :: item_bytes
+      type(*), dimension(*), intent(inout), optional :: root_out
+      integer(c_int64_t), dimension(*), intent(inout), optional :: root_ids
+      integer(c_int), value :: root
+    end function c_gather_by_id
+    integer(c_int) function c_scatter_by_id(lb, root_in, item_bytes, local, root) &
+        bind(C, name="hetlb_diffusion_scatter_by_id")
+      import :: c_int, c_ptr, c_size_t
+      type(c_ptr), value :: lb
+      type(*), dimension(*), intent(in), optional :: root_in
+      integer(c_size_t), value :: item_bytes
+      type(*), dimension(*), intent(inout), optional :: local
+      integer(c_int), value :: root
+    end function c_scatter_by_id
     integer(c_int) function c_get(lb, i, id, item) bind(C, name="hetlb_diffusion_get")
       import :: c_int, c_ptr, c_size_t, c_int64_t
       type(c_ptr), value :: lb
@@ -297,6 +323,75 @@ contains
     type(hetlb_diffusion), intent(in) :: lb
     hetlb_diffusion_load = c_load(lb%handle)
   end function hetlb_diffusion_load
+
+  ! Every rank's items, summed at start (0 before).
+  integer function hetlb_diffusion_total_items(lb)
+    type(hetlb_diffusion), intent(in) :: lb
+    hetlb_diffusion_total_items = int(c_total_items(lb%handle))
+  end function hetlb_diffusion_total_items
+
+  ! Gather and scatter by id (docs/runtime.md, "Gather and scatter by id"): collective, in the
+  ! bulk-synchronous mode between iteration_done calls, or once the run has ended. local: one payload of
+  ! item_bytes bytes per item held, in item order (items 1, 2, ...). At root (default 0), root_out
+  ! receives hetlb_diffusion_total_items payloads in ascending id order (ids 0..N-1: id k at position
+  ! k + 1) and root_ids those ids; elsewhere both may be absent. ierror: the same on every rank.
+  subroutine hetlb_diffusion_gather_by_id(lb, local, item_bytes, root_out, ierror, root, root_ids)
+    type(hetlb_diffusion), intent(in) :: lb
+    type(*), dimension(*), intent(in) :: local
+    integer, intent(in) :: item_bytes
+    type(*), dimension(*), intent(inout), optional :: root_out
+    integer, optional, intent(out) :: ierror
+    integer, optional, intent(in) :: root
+    integer(c_int64_t), dimension(*), intent(inout), optional :: root_ids
+    integer :: rc
+    rc = c_gather_by_id(lb%handle, local, int(item_bytes, c_size_t), root_out, root_ids, root_or_0(root))
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_diffusion_gather_by_id
+
+  ! The same for the balancer's own items (item_bytes: their size, as given to hetlb_diffusion_create).
+  subroutine hetlb_diffusion_gather_items(lb, item_bytes, root_out, ierror, root, root_ids)
+    type(hetlb_diffusion), intent(in) :: lb
+    integer, intent(in) :: item_bytes
+    type(*), dimension(*), intent(inout), optional :: root_out
+    integer, optional, intent(out) :: ierror
+    integer, optional, intent(in) :: root
+    integer(c_int64_t), dimension(*), intent(inout), optional :: root_ids
+    integer :: rc
+    rc = c_gather_by_id(lb%handle, item_bytes=int(item_bytes, c_size_t), root_out=root_out, root_ids=root_ids, &
+                        root=root_or_0(root))
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_diffusion_gather_items
+
+  ! root_in (at root, in ascending id order) to the ranks holding the ids: into local, in item order.
+  subroutine hetlb_diffusion_scatter_by_id(lb, root_in, item_bytes, local, ierror, root)
+    type(hetlb_diffusion), intent(in) :: lb
+    type(*), dimension(*), intent(in), optional :: root_in
+    integer, intent(in) :: item_bytes
+    type(*), dimension(*), intent(inout) :: local
+    integer, optional, intent(out) :: ierror
+    integer, optional, intent(in) :: root
+    integer :: rc
+    rc = c_scatter_by_id(lb%handle, root_in, int(item_bytes, c_size_t), local, root_or_0(root))
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_diffusion_scatter_by_id
+
+  ! The same into the balancer's own items.
+  subroutine hetlb_diffusion_scatter_items(lb, root_in, item_bytes, ierror, root)
+    type(hetlb_diffusion), intent(in) :: lb
+    type(*), dimension(*), intent(in), optional :: root_in
+    integer, intent(in) :: item_bytes
+    integer, optional, intent(out) :: ierror
+    integer, optional, intent(in) :: root
+    integer :: rc
+    rc = c_scatter_by_id(lb%handle, root_in=root_in, item_bytes=int(item_bytes, c_size_t), root=root_or_0(root))
+    if (present(ierror)) ierror = rc
+  end subroutine hetlb_diffusion_scatter_items
+
+  integer(c_int) function root_or_0(root)
+    integer, optional, intent(in) :: root
+    root_or_0 = 0
+    if (present(root)) root_or_0 = int(root, c_int)
+  end function root_or_0
 
   ! The bytes of item i as a C pointer (c_f_pointer it to the item's type); c_null_ptr out of range.
   type(c_ptr) function hetlb_diffusion_item(lb, i, ierror)
