@@ -382,6 +382,41 @@ TEST(CampaignCli, TimeBalancingIsItsOwnVersion) {
   EXPECT_EQ(slurp(time_csv), before);
 }
 
+// balancer: "diffusion" (the default) keeps the version and the columns; "global" runs --balancer
+// global under "VERSION+global" with the result column global_step_count; an unknown one is refused in
+// one line, nothing run.
+TEST(CampaignCli, BalancerIsItsOwnVersionWithItsStepCount) {
+  const std::string plain = tmp("balancer-plain.json"), global = tmp("balancer-global.json");
+  const std::string plain_csv = tmp("balancer-plain.csv"), global_csv = tmp("balancer-global.csv");
+  std::remove(plain_csv.c_str());
+  std::remove(global_csv.c_str());
+  const std::string common = R"({"spec_version": "g1", "strategies": "besteffort:1", "virtual_load": false,
+    "integer": false, "platforms": "cluster", "nodes": 16, "topologies": "torus", "initial": "single",
+    "ratios": 1, "load_per_node": 100, "iterations": 20, )";
+  std::ofstream(plain) << common << R"("balancer": "diffusion", "results": ")" << plain_csv << "\"}";
+  std::ofstream(global) << common << R"("balancer": "global", "results": ")" << global_csv << "\"}";
+  std::string out, err;
+  ASSERT_EQ(hetlb(plain, &out, &err), 0) << err;
+  ASSERT_EQ(hetlb(global, &out, &err), 0) << err;
+  const auto p = rows(plain_csv), g = rows(global_csv);
+  ASSERT_EQ(p.size(), 1u);
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(p[0].at("spec_version"), "g1");
+  EXPECT_FALSE(p[0].contains("global_step_count"));
+  EXPECT_TRUE(slurp(plain_csv).substr(0, slurp(plain_csv).find('\n')).ends_with(",error,build"));
+  EXPECT_EQ(g[0].at("spec_version"), "g1+global");
+  ASSERT_EQ(g[0].at("status"), "ok") << g[0].at("error");
+  EXPECT_GE(std::stoi(g[0].at("global_step_count")), 1);
+  EXPECT_EQ(g[0].at("converged"), "1");
+  const std::string before = slurp(global_csv);
+  std::ofstream(global) << common << R"("balancer": "zoltan", "results": ")" << global_csv << "\"}";
+  EXPECT_NE(hetlb(global, &out, &err), 0);
+  EXPECT_EQ(err, "hetlb: error: campaign \"" + global +
+                     "\": \"balancer\" = \"zoltan\"; expected \"diffusion\", \"global\" or \"hybrid\"\n");
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(slurp(global_csv), before);
+}
+
 // coalesce_data: the runs take --coalesce-data and their rows the version "VERSION+coalesced"; on the
 // grid at ratio 0.1, where the draft's model queues data messages, coalesced runs send fewer.
 TEST(CampaignCli, CoalescedDataIsItsOwnVersion) {

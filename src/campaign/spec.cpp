@@ -63,7 +63,7 @@ const std::set<std::string> kSpecKeys = {
     "spec_version", "description", "results", "mode", "strategies", "virtual_load", "integer", "estimates",
     "platforms", "nodes", "topologies", "initial", "ratios", "seeds", "load_per_node", "iterations", "time_limit",
     "time_limit_tau", "min_comp_iter", "min_lb_iter", "timeout_seconds", "lb_phase", "coalesce_data", "balance",
-    "metrics_at", "imbalance_integral", "strategy_params", "compare"};
+    "balancer", "metrics_at", "imbalance_integral", "strategy_params", "compare"};
 
 // x as a T when it is a whole number (an integer, or a whole float up to 2^53) within T's range.
 template <class T>
@@ -255,6 +255,16 @@ Spec read_spec(const std::string& path, bool load_plugins) {
     s.balance = balance.get<std::string>();
     if (s.balance == "time") s.version += "+time";
   }
+  // What moves the load (docs/simulation.md, "Global steps"), likewise: "VERSION+global" or
+  // "VERSION+hybrid"; "diffusion" (the default) keeps the version and today's rows.
+  if (spec.contains("balancer")) {
+    const json& balancer = spec.at("balancer");
+    const std::string name = balancer.is_string() ? balancer.get<std::string>() : std::string();
+    if (name != "diffusion" && name != "global" && name != "hybrid")
+      r.fail("balancer", balancer, "\"diffusion\", \"global\" or \"hybrid\"");
+    s.balancer = name;
+    if (s.balancer != "diffusion") s.version += "+" + s.balancer;
+  }
   if (spec.contains("mode") && !spec.at("mode").is_string())
     r.fail("mode", spec.at("mode"), "convergence, fixed_duration or short");
   s.mode = spec.value("mode", std::string("convergence"));
@@ -297,6 +307,7 @@ Spec read_spec(const std::string& path, bool load_plugins) {
       metric_args.push_back("--imbalance-integral");
     }
   }
+  if (s.balancer != "diffusion") s.result_columns.push_back("global_step_count");  // the steps taken, per run
   if (spec.contains("description") && !spec.at("description").is_string())
     r.fail("description", spec.at("description"), "a string");
 
@@ -546,6 +557,7 @@ Spec read_spec(const std::string& path, bool load_plugins) {
                                 if (s.lb_phase != "aligned") x.args.insert(x.args.end(), {"--lb-phase", s.lb_phase});
                                 if (s.coalesce_data) x.args.push_back("--coalesce-data");
                                 if (s.balance != "load") x.args.insert(x.args.end(), {"--balance", s.balance});
+                                if (s.balancer != "diffusion") x.args.insert(x.args.end(), {"--balancer", s.balancer});
                                 for (const std::string& p : strategy.params) x.args.insert(x.args.end(), {"--param", p});
                                 if (v) x.args.push_back("--virtual-load");
                                 if (in) x.args.push_back("--integer");

@@ -56,6 +56,9 @@ struct Spec {
   std::string lb_phase = "aligned";  // "staggered": version gets "+staggered", runs --lb-phase staggered
   bool coalesce_data = false;        // true: version gets "+coalesced", runs --coalesce-data
   std::string balance = "load";      // "time": version gets "+time", runs --balance time
+  // "global" or "hybrid": version gets "+global" or "+hybrid", runs --balancer, and the rows get the
+  // result column "global_step_count" (docs/simulation.md, "Global steps").
+  std::string balancer = "diffusion";
   CompareGroups compare;
   double timeout = 0;  // wall seconds per run, 0: none
   // Result columns the spec asks for beyond the fixed ones (appended to the rows, not keys): the load

@@ -1,7 +1,7 @@
 // hetlb simulate diffusion [--platform cluster|grid|FILE.xml] [--nodes N] [--topology T] [--strategy S]
 // [--k K] [--virtual-load] [--integer] [--initial single|random|FILE] [--ratio R] [--seed S]
 // [--format table|json] [--trace FILE.csv] [--plot FILE.png] [--speeds LIST|FILE|grid-real]
-// [--slowdown NODE:FACTOR:START:END ...]
+// [--slowdown NODE:FACTOR:START:END ...] [--balancer diffusion|global|hybrid]
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/balance/balancer.hpp"
 #include "hetlb/io/build_json.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/strategy_registry.hpp"
@@ -31,6 +32,7 @@ struct Options {
   std::string estimates = "accounted";
   std::string lb_phase = "aligned";
   std::string balance = "load";
+  std::string balancer = "diffusion";
   bool exact_end = false;
   std::string format = "table";
   std::string trace, plot;
@@ -48,6 +50,7 @@ void run(Options& o) {
   o.config.lb_phase = diffusion::parse_balancing_phase(o.lb_phase);
   o.config.fast_forward = !o.exact_end;
   o.config.balance = diffusion::parse_balance(o.balance);
+  o.config.balancer = balance::parse_balancer(o.balancer, "--balancer");
   o.config.slowdowns.clear();
   for (const std::string& text : o.slowdowns) o.config.slowdowns.push_back(diffusion::parse_slowdown(text));
   // Outputs are checked before a simulation that may be long.
@@ -107,6 +110,11 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--balance", o->balance,
                   "what the strategies equalise: load (units, the papers' model) or time (load / host speed; "
                   "convergence to speed-proportional shares)")
+      ->capture_default_str();
+  sub->add_option("--balancer", o->balancer,
+                  "what moves the load: diffusion (the strategies, neighbour to neighbour), global (global steps: "
+                  "a collective, the exact planner's shares, any-to-any transfers) or hybrid (diffusion, plus a "
+                  "global step when its predicted gain exceeds its cost)")
       ->capture_default_str();
   sub->add_option("--speeds", c.speeds,
                   "cluster: node i's host at s_i Gflop/s, from a list (1,1,2,4), a file of relative speeds (one per "

@@ -40,6 +40,19 @@ void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
       text += fmt::format(" ({:.6g} tau)", v.get<double>() / tau);
     out << fmt::format("{:<24} {}\n", k, text);
   }
+  // Global steps (balancers global and hybrid): how many, and each one.
+  if (j.value("balancer", std::string("diffusion")) != "diffusion") {
+    out << fmt::format("{:<24} {}\n", "balancer", j.at("balancer").get<std::string>());
+    out << fmt::format("{:<24} {} of {} considered\n", "global_steps", j.at("global_step_count").dump(),
+                       j.at("global_considered").dump());
+    std::size_t i = 0;
+    for (const auto& g : j.at("global_steps"))
+      out << fmt::format("{:<24} at {:.6g} s: predicted gain {:.6g} s, cost {:.6g} s; load moved {:.6g} in {} "
+                         "transfers; collective {:.6g} s, transfers {:.6g} s\n",
+                         fmt::format("global_step_{}", ++i), g.at("date").get<double>(), g.at("gain").get<double>(),
+                         g.at("cost").get<double>(), g.at("load").get<double>(), g.at("transfers").dump(),
+                         g.at("collective_seconds").get<double>(), g.at("transfer_seconds").get<double>());
+  }
   // Imbalance over time, when asked (--metrics-at, --imbalance-integral).
   for (const auto& [k, v] : j.items())
     if (k.find("_imbalance_at_") != std::string::npos || k.ends_with("_imbalance_integral"))

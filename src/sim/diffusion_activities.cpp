@@ -89,6 +89,8 @@ void World::finish(double date) {
   if (finished) return;
   finished = true;
   finish_date = date;
+  if (resumed) resumed->notify_all();  // balancing paused by a global step
+  if (quiet) quiet->notify_all();      // a global step waiting for what is in flight
   for (Node& n : nodes) {
     if (n.waiting) n.data_cv->notify_all();
     if (n.parked) {
@@ -111,6 +113,7 @@ void receiving_activity(World& w, Node& n, Channel channel) {
       w.release(ctrl);
       --w.ctrl_in_flight;
       wake_balancer(n);
+      if (w.paused && w.in_flight == 0 && w.ctrl_in_flight == 0) w.quiet->notify_all();
     }
   }
   for (;;) {
@@ -122,6 +125,7 @@ void receiving_activity(World& w, Node& n, Channel channel) {
     wake_balancer(n);
     if (n.waiting) n.data_cv->notify_all();
     if (w.finished && w.in_flight == 0) w.drained->notify_all();
+    if (w.paused && w.in_flight == 0 && w.ctrl_in_flight == 0) w.quiet->notify_all();
   }
 }
 
@@ -136,7 +140,8 @@ void computing_activity(World& w, Node& n) {
       std::unique_lock lock(*n.mutex);
       n.waiting = true;
       n.wait_start = s4u::Engine::get_clock();
-      while (n.state.pending() <= 0 && !w.finished) n.data_cv->wait(lock);
+      // A global step's transfer adds to the real load directly (global_steps.cpp).
+      while (n.state.pending() <= 0 && n.state.real() <= 0 && !w.finished) n.data_cv->wait(lock);
       n.waiting = false;
       n.idle_time += std::min(s4u::Engine::get_clock(), w.finished ? w.finish_date : 1e300) - n.wait_start;
     }
@@ -149,7 +154,7 @@ void computing_activity(World& w, Node& n) {
     // change the own view's last bit: a parked balancer would then no longer repeat its last
     // iteration identically (the reference model's next report differs), so it is woken.
     const double view_before = n.state.own_view();
-    for (std::size_t p = 0; p < n.neighbours.size(); ++p) {
+    for (std::size_t p = 0; p < n.neighbours.size() && !w.paused; ++p) {  // a global step: held back
       if (w.config.coalesce_data && n.data_in_flight_to[p] > 0) continue;  // owed until that one arrives
       const double a = n.state.release(static_cast<int>(p));
       if (!(a > 0)) continue;
@@ -167,6 +172,7 @@ void computing_activity(World& w, Node& n) {
     if (n.state.own_view() != view_before) wake_balancer(n);
     if (n.state.real() > 0) s4u::this_actor::execute(n.state.real() * w.flops_per_unit);
     if (w.finished) break;
+    n.last_compute_seconds = s4u::Engine::get_clock() - start;
     ++n.comp_iterations;
     w.computed += n.state.real();
     n.iteration_recorded = true;
@@ -191,6 +197,10 @@ void balancing_activity(World& w, Node& n) {
   }
   double next = s4u::Engine::get_clock();
   while (!w.finished) {
+    if (w.paused) {  // a global step: nothing decided or reported until it ends, then at once
+      wait_while_paused(w);
+      continue;
+    }
     const double start = s4u::Engine::get_clock();
     n.news = false;
     for (; !n.ctrl_fifo.empty(); n.ctrl_fifo.pop_front())

@@ -1,5 +1,6 @@
 #include "hetlb/sim/diffusion_json.hpp"
 
+#include "hetlb/balance/balancer.hpp"
 #include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/io/diffusion_metrics_json.hpp"
 
@@ -49,6 +50,16 @@ nlohmann::json diffusion_json(const DiffusionConfig& c, const DiffusionResult& r
     params[c.strategy.rule().params[i].name] = c.strategy.params()[i];
   j["strategy_params"] = params;
   io::add_diffusion_metrics(j, m);
+  // Global steps (balancers global and hybrid; docs/simulation.md, "Global steps").
+  j["balancer"] = balance::to_string(c.balancer);
+  nlohmann::json steps = nlohmann::json::array();
+  for (const GlobalStepEvent& g : r.global_steps)
+    steps.push_back({{"date", g.date}, {"period", g.period}, {"gain", g.gain}, {"cost", g.cost}, {"load", g.load},
+                     {"transfers", g.transfers}, {"collective_seconds", g.collective_seconds},
+                     {"transfer_seconds", g.transfer_seconds}});
+  j["global_steps"] = steps;
+  j["global_step_count"] = r.global_steps.size();
+  j["global_considered"] = r.global_considered;
   if (r.imbalance) {  // asked with metrics_at / imbalance_integral (diffusion/imbalance_curve.hpp)
     const diffusion::ImbalanceValues& v = *r.imbalance;
     for (std::size_t i = 0; i < v.dates.size(); ++i) {

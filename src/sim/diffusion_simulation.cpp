@@ -126,6 +126,16 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
                   : diffusion::ConvergenceTracker(n, average, config.convergence_iterations);
   w.drained = s4u::ConditionVariable::create();
   w.drain_mutex = s4u::Mutex::create();
+  w.pause_mutex = s4u::Mutex::create();
+  w.quiet = s4u::ConditionVariable::create();
+  w.resumed = s4u::ConditionVariable::create();
+  const bool diffusing = config.balancer != balance::Balancer::global;  // the strategies run
+  const bool global_steps = config.balancer != balance::Balancer::diffusion;
+  if (global_steps)  // the collective's gather and broadcast (transfers: checked as they are made)
+    for (const s4u::Host* h : node_hosts) {
+      detail::check_route(h, node_hosts.front(), config.platform);
+      detail::check_route(node_hosts.front(), h, config.platform);
+    }
   w.flops_per_unit = config.ratio * kUnitFlopsPerRatio;
   w.nodes.reserve(n);
   for (int i = 0; i < n; ++i) {
@@ -153,11 +163,15 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
     s4u::Actor::create(fmt::format("recv-data-{}", node.id), node.host,
                        [&w, &node] { detail::receiving_activity(w, node, detail::Channel::data); })->daemonize();
     s4u::Actor::create(fmt::format("comp-{}", node.id), node.host, [&w, &node] { detail::computing_activity(w, node); });
-    node.balancer =
-        s4u::Actor::create(fmt::format("lb-{}", node.id), node.host, [&w, &node] { detail::balancing_activity(w, node); });
+    if (diffusing)
+      node.balancer = s4u::Actor::create(fmt::format("lb-{}", node.id), node.host,
+                                         [&w, &node] { detail::balancing_activity(w, node); });
   }
   s4u::Actor::create("timer", hosts.front(), [&w] { detail::timer_activity(w); })->daemonize();
-  if (config.fast_forward && w.exclusive_hosts)
+  // Not daemonized: a step's transfers in flight at the end arrive before the loads are read.
+  if (global_steps) s4u::Actor::create("global-steps", node_hosts.front(), [&w] { detail::global_step_activity(w); });
+  // A global step may still come: the end is simulated.
+  if (config.fast_forward && w.exclusive_hosts && !global_steps)
     s4u::Actor::create("steady-state", hosts.front(), [&w] { detail::steady_state_activity(w); })->daemonize();
   if (w.config.trace_interval > 0)
     s4u::Actor::create("trace", hosts.front(), [&w] { detail::trace_activity(w); })->daemonize();
@@ -190,6 +204,8 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   r.trace = std::move(w.trace);
   if (w.config.trace_interval > 0) r.trace.push_back(w.sample(w.finish_date));
   r.speeds = w.speeds;
+  r.global_steps = w.global_steps;
+  r.global_considered = w.global_considered;
   r.target_loads = targets;
   diffusion::Metrics& m = r.metrics;
   double idle = 0, sum_dates = 0, max_date = 0;

@@ -59,6 +59,7 @@ struct Node {
   simgrid::s4u::ActorPtr balancer;
   bool news = false, parked = false;
   std::uint64_t comp_iterations = 0, lb_iterations = 0;
+  double last_compute_seconds = 0;  // measured: the computation of its last computing iteration
 };
 
 struct World {
@@ -89,6 +90,13 @@ struct World {
   std::vector<double> speeds;  // each node's host speed (flop/s) without slowdowns
   double slowdowns_end = 0;    // date the last slowdown ends (0: none); speeds are constant from then on
   double wall_start = 0, last_progress = 0;
+  // Global steps (global_steps.cpp): while `paused`, diffusion decides and releases nothing; `quiet`
+  // is notified when nothing is in flight any more, `resumed` when the pause ends.
+  bool paused = false;
+  simgrid::s4u::MutexPtr pause_mutex;
+  simgrid::s4u::ConditionVariablePtr quiet, resumed;
+  std::vector<GlobalStepEvent> global_steps;
+  std::uint64_t global_considered = 0;
 
   Message* make(const Message& m);
   // Every node's held load and the time imbalance with the hosts' speeds now, dated `date`.
@@ -109,5 +117,9 @@ void trace_activity(World& w);
 void speed_change_activity(World& w);
 // The end of the run computed instead of simulated (steady_state.cpp).
 void steady_state_activity(World& w);
+// Balancers global and hybrid: considers and takes global steps (global_steps.cpp).
+void global_step_activity(World& w);
+// Waits while a global step pauses diffusion (global_steps.cpp).
+void wait_while_paused(World& w);
 
 }  // namespace hetlb::sim::detail

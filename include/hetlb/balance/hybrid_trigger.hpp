@@ -43,6 +43,10 @@ class HybridTrigger {
   // At iteration `iteration` (non-decreasing from call to call), for the plan `plan`: evaluate(), and
   // a step only when due.
   TriggerDecision decide(long iteration, const GlobalStep& plan, const TriggerInputs& in);
+  // The balancer global's rule at iteration `iteration`: a step whenever the plan moves work and
+  // shortens the iteration (time_after < time_before), when due; gain and cost evaluated as by
+  // evaluate() (for the metrics), not compared.
+  TriggerDecision decide_global(long iteration, const GlobalStep& plan, const TriggerInputs& in);
   // The gain and the cost, and step = the plan moves work and gain > cost (whatever the interval).
   TriggerDecision evaluate(const GlobalStep& plan, const TriggerInputs& in) const;
   // At least min_interval iterations since the last step (or none yet).

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "hetlb/balance/balancer.hpp"
 #include "hetlb/diffusion/balancing_phase.hpp"
 #include "hetlb/diffusion/imbalance_curve.hpp"
 #include "hetlb/diffusion/metrics.hpp"
@@ -68,7 +69,20 @@ struct DiffusionConfig {
   // simulated dates (s, >= 0), and with imbalance_integral their areas over the run.
   std::vector<double> metrics_at;
   bool imbalance_integral = false;
+  // Which balancer moves the load (docs/simulation.md, "Global steps"): the strategies alone (the
+  // study's model), global steps alone, or hybrid (the strategies, plus a global step when its
+  // predicted gain exceeds its cost). Global and hybrid simulate the end of the streaks (no fast_forward).
+  balance::Balancer balancer = balance::Balancer::diffusion;
 };
+
+// Global steps (docs/simulation.md, "Global steps"): considered every balancing period (min_lb) while
+// some node is out of the 1% band, at most one step every kGlobalMinInterval periods, considerations
+// that take none spaced by doubling gaps up to kGlobalMaxGap periods; the hybrid rule discounts an
+// imbalance below kGlobalMargin (the MPI runtime's defaults: global_min_interval, sync_interval_max,
+// speed_hysteresis).
+inline constexpr long kGlobalMinInterval = 4;
+inline constexpr long kGlobalMaxGap = 8;
+inline constexpr double kGlobalMargin = 0.1;
 
 // Cost model (documented in docs/simulation.md): a load unit is 125,000 bytes of data (1 ms on a
 // 125 MB/s link) and ratio * 1e6 flops (ratio ms on a 1 Gflop/s host); control messages are 64
@@ -90,6 +104,17 @@ struct LoadSample {
   double time_imbalance = 1;
 };
 
+// One global step as taken (hybrid_trigger.hpp for gain and cost).
+struct GlobalStepEvent {
+  double date = 0;                // s, when its collective began
+  long period = 0;                // balancing periods (min_lb) since the start
+  double gain = 0, cost = 0;      // predicted, s
+  double load = 0;                // load the transfers moved
+  std::size_t transfers = 0;      // messages of load
+  double collective_seconds = 0;  // measured: the gather and the broadcast
+  double transfer_seconds = 0;    // measured: from the first transfer's start to the last one's arrival
+};
+
 struct DiffusionResult {
   diffusion::Metrics metrics;
   std::vector<double> initial_loads, final_loads;
@@ -107,6 +132,9 @@ struct DiffusionResult {
   std::vector<LoadSample> trace;
   // When DiffusionConfig::metrics_at or imbalance_integral asks: the imbalance curve's values.
   std::optional<diffusion::ImbalanceValues> imbalance;
+  // Balancers global and hybrid: the steps taken, in order, and the considerations (collectives) made.
+  std::vector<GlobalStepEvent> global_steps;
+  std::uint64_t global_considered = 0;
 };
 
 // Runs one simulation. SimGrid allows one engine per process: a second call throws hetlb::Error.

@@ -40,4 +40,11 @@ TriggerDecision HybridTrigger::decide(long iteration, const GlobalStep& plan, co
   return d;
 }
 
+TriggerDecision HybridTrigger::decide_global(long iteration, const GlobalStep& plan, const TriggerInputs& in) {
+  TriggerDecision d = evaluate(plan, in);
+  d.step = plan.moved > 0 && plan.time_after < plan.time_before && due(iteration);
+  if (d.step) last_ = iteration;
+  return d;
+}
+
 }  // namespace hetlb::balance
