@@ -215,3 +215,22 @@ HETLB_RATIO("BM_RootAuto_FromScratch/1000/0/iterations:1", "BM_RootAuto/1000/0")
 HETLB_RATIO("BM_Grid1999_Dp/iterations:1", "BM_Grid1999_Exact");
 HETLB_RATIO("BM_Grid1999Reverse_Dp/iterations:1", "BM_Grid1999Reverse_Exact");
 HETLB_RATIO("BM_Lp_Affine_GlpkExact/1000", "BM_Scale_Lp_Affine/1000");
+
+// Reading a platform of n distinct processors (one JSON object each): linear in n (the fitted complexity
+// and its RMS print after the runs; docs/limits.md gives 1,000,000 processors end to end).
+namespace {
+std::string distinct_platform_json(std::size_t n) {
+  std::string text = "{\"items\": 1000000, \"processors\": [";
+  for (std::size_t i = 0; i < n; ++i)
+    text += fmt::format("{}{{\"name\": \"p{}\", \"compute\": {{\"per_item\": {}}}, \"comm\": {{\"per_item\": 0.5}}}}",
+                        i ? ", " : "", i, 1 + 1e-6 * static_cast<double>(i));
+  return text + "]}";
+}
+void BM_PlatformJson_Distinct(benchmark::State& state) {
+  const std::string text = distinct_platform_json(static_cast<std::size_t>(state.range(0)));
+  for (auto _ : state) benchmark::DoNotOptimize(io::parse_platform_json(text, "bench.json"));
+  state.SetComplexityN(state.range(0));
+}
+}  // namespace
+BENCHMARK(BM_PlatformJson_Distinct)->Arg(10000)->Arg(40000)->Arg(160000)->Complexity(benchmark::oN)
+    ->Unit(benchmark::kMillisecond)->Iterations(1);

@@ -54,41 +54,72 @@ std::string excerpt(const nlohmann::json& v) {
 
 std::string excerpt(const std::string& s) { return excerpt(nlohmann::json(s)); }
 
-nlohmann::json parse_json(const std::string& text, const std::string& source) {
-  using nlohmann::json;
-  // The keys of each object open at this point of the reading, innermost last.
-  std::vector<std::unordered_set<std::string>> keys;
-  const json::parser_callback_t check = [&](int depth, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start:
-      case json::parse_event_t::array_start:
-        if (depth >= kMaxJsonDepth)
-          throw Error(fmt::format("{}: JSON nested deeper than {} levels; expected at most {} levels of arrays and "
-                                  "objects",
-                                  source, kMaxJsonDepth, kMaxJsonDepth));
-        if (event == json::parse_event_t::object_start) keys.emplace_back();
-        break;
-      case json::parse_event_t::object_end:
-        if (!keys.empty()) keys.pop_back();
-        break;
-      case json::parse_event_t::key:
-        if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
-          throw Error(fmt::format("{}: duplicate key {}; expected each key once in an object", source,
-                                  excerpt(parsed)));
-        break;
-      default:
-        break;
-    }
+namespace {
+// The checks of every JSON input, as a SAX pass that builds nothing: nesting at most kMaxJsonDepth levels
+// and each key once per object. The document is then parsed without a callback: nlohmann-json's callback
+// parser rescans the parent array after each object it closes, quadratic in an array of objects (a
+// platform of a million processors took minutes).
+class InputChecks : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  explicit InputChecks(const std::string& source) : source_(source) {}
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    open();
+    keys_.emplace_back();
     return true;
-  };
-  try {
-    return json::parse(text, check);
-  } catch (const json::exception& e) {
+  }
+  bool key(string_t& k) override {
+    if (!keys_.back().insert(k).second)
+      throw Error(fmt::format("{}: duplicate key {}; expected each key once in an object", source_, excerpt(k)));
+    return true;
+  }
+  bool end_object() override {
+    keys_.pop_back();
+    --depth_;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    open();
+    return true;
+  }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
     std::string msg = e.what();
     for (char& c : msg)
       if (static_cast<unsigned char>(c) < 0x20) c = ' ';
     if (msg.size() > 200) msg = msg.substr(0, 197) + "...";  // its "last read" token can be a whole string
-    throw Error(fmt::format("{}: malformed JSON: {}", source, msg));
+    throw Error(fmt::format("{}: malformed JSON: {}", source_, msg));
+  }
+
+ private:
+  void open() {
+    if (++depth_ > kMaxJsonDepth)
+      throw Error(fmt::format("{}: JSON nested deeper than {} levels; expected at most {} levels of arrays and objects",
+                              source_, kMaxJsonDepth, kMaxJsonDepth));
+  }
+  const std::string& source_;
+  int depth_ = 0;
+  std::vector<std::unordered_set<std::string>> keys_;  // the keys of each open object, innermost last
+};
+}  // namespace
+
+nlohmann::json parse_json(const std::string& text, const std::string& source) {
+  using nlohmann::json;
+  InputChecks checks(source);
+  json::sax_parse(text, &checks);
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {  // not expected after the checks' pass: the same grammar
+    throw Error(fmt::format("{}: malformed JSON: {}", source, e.what()));
   }
 }
 
