@@ -48,4 +48,17 @@ bad ratio_zero 'ratio' "$RING" --policy never --iterations 3 --drift window --ra
 bad optimal_size "above the offline optimum's limit" "$RING" --policy optimal --iterations 5000 --drift window --ratio 1
 bad policy 'expected never, every:K' "$RING" --policy sometimes --iterations 3 --drift window --ratio 1
 bad missing_trace 'cannot read' "$RING" --policy never --iterations 3 --drift "$TMP/none.txt" --ratio 1
+# Devices, named pipes and out-of-range values: one line, at once (no read of /dev/zero, no wait on a
+# FIFO, no loop on a load near 2^63, no infinite totals).
+mkfifo "$TMP/fifo"
+bad ring_device 'is not a regular file' /dev/zero --policy never --iterations 3 --drift window --ratio 1
+bad ring_fifo 'is not a regular file' "$TMP/fifo" --policy never --iterations 3 --drift window --ratio 1
+bad trace_device 'is not a regular file' "$RING" --policy never --iterations 3 --drift /dev/zero --ratio 1
+bad trace_fifo 'is not a regular file' "$RING" --policy never --iterations 3 --drift "$TMP/fifo" --ratio 1
+printf '9223372036854775807 0 0 0 0 0 0 0\n' > "$TMP/huge.txt"
+printf '1152921504606846976 1152921504606846976 0 0 0 0 0 0\n' > "$TMP/overflow.txt"
+bad trace_huge_load 'at most 2305843009213693951' "$RING" --policy never --iterations 1 --drift "$TMP/huge.txt" --ratio 1
+bad trace_total 'loads sum past 2305843009213693951' "$RING" --policy never --iterations 1 --drift "$TMP/overflow.txt" --ratio 1
+bad ratio_huge 'expected a number from 1e-09 to 1e+09' "$RING" --policy never --iterations 3 --drift window --ratio 1e308
+bad ratio_subnormal "out of a double's range" "$RING" --policy never --iterations 3 --drift window --ratio 1e-308
 echo "ok"

@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "hetlb/number_text.hpp"
 
@@ -39,15 +40,17 @@ void check(const std::vector<double>& speeds, int ranks, const std::string& what
 }  // namespace
 
 std::vector<double> parse_speeds(const std::string& arg, int ranks) {
+  // A list unless a file of that name exists (never opened here: a named pipe would block).
   const bool list = !arg.empty() && arg.find_first_not_of("0123456789.,eE+-naifNAIF ") == std::string::npos &&
-                    !std::ifstream(arg).good();
+                    hetlb::unreadable_reason(arg) == "no such file";
   std::vector<double> speeds;
   if (list) {
     speeds = hetlb::numbers_of(arg, fmt::format("--speeds {}", arg));
     check(speeds, ranks, fmt::format("--speeds {}", arg));
     return speeds;
   }
-  if (!std::ifstream(arg)) throw hetlb::Error(fmt::format("--speeds {}: no such file; expected a list such as 1,1,2,4 or a file", arg));
+  if (const std::string why = hetlb::unreadable_reason(arg); !why.empty())
+    throw hetlb::Error(fmt::format("--speeds {}: {}; expected a list such as 1,1,2,4 or a file", arg, why));
   const std::string what = fmt::format("--speeds {}", arg);
   try {
     speeds = hetlb::mpi::read_speeds(arg);  // hetlb-calibrate's platform file, or numbers

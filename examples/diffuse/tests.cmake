@@ -320,3 +320,8 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   set_tests_properties(smpi_diffuse_error_speed_source_host_with_speeds PROPERTIES FIXTURES_REQUIRED smpi_diffuse_grid_real_16
     TIMEOUT 60 LABELS "smpi;diffusion")
 endif()
+# A device or a number a double cannot hold: one line at once (no endless read of /dev/zero, no
+# "not a number" for 1e-308).
+diffuse_error_test(diffuse_error_speeds_device 2 "--speeds /dev/zero: is not a regular file" --speeds /dev/zero)
+diffuse_error_test(diffuse_error_speeds_subnormal 2 "--speeds 1e-308,1: 1e-308 is out of a double's range"
+  --speeds 1e-308,1)

@@ -3,6 +3,8 @@
 // that the command line, the MPI runtime and the example programs share it without a link dependency.
 #pragma once
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <istream>
 #include <optional>
 #include <sstream>
@@ -29,6 +31,22 @@ inline std::optional<double> number_of(const std::string& text) {
   return v;
 }
 
+// Whether `text`, whole, is a number a double cannot hold (1e999, or a subnormal such as 1e-308): a
+// refusal then says "out of range" rather than "not a number".
+inline bool number_out_of_range(const std::string& text) {
+  if (text.empty()) return false;
+  errno = 0;
+  char* end = nullptr;
+  (void)std::strtod(text.c_str(), &end);
+  return errno == ERANGE && end == text.c_str() + text.size();
+}
+
+// What a refusal says of a word number_of refused.
+inline std::string not_a_number_reason(const std::string& word) {
+  return number_out_of_range(word) ? fmt::format("{} is out of a double's range (magnitudes from 2.2e-308 to 1.8e308, or 0)", word)
+                                   : fmt::format("\"{}\" is not a number", word);
+}
+
 // Numbers separated by spaces, commas or newlines, '#' starting a comment to the end of its line.
 // hetlb::Error "WHAT: "WORD" is not a number" at the first word that is not one.
 inline std::vector<double> numbers_of(const std::string& text, const std::string& what) {
@@ -40,7 +58,7 @@ inline std::vector<double> numbers_of(const std::string& text, const std::string
     std::istringstream words(line);
     for (std::string word; words >> word;) {
       const std::optional<double> v = number_of(word);
-      if (!v) throw Error(fmt::format("{}: \"{}\" is not a number", what, word));
+      if (!v) throw Error(fmt::format("{}: {}", what, not_a_number_reason(word)));
       out.push_back(*v);
     }
   }

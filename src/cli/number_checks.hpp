@@ -19,6 +19,7 @@ inline CLI::Validator number_check(bool (*ok)(double), const std::string& expect
   return CLI::Validator(
       [ok, expected](std::string& text) -> std::string {
         const std::optional<double> v = number_of(text);
+        if (!v && number_out_of_range(text)) return "value " + text + ": out of a double's range; expected " + expected;
         if (!v || !ok(*v)) return "value " + text + ": expected " + expected;
         return "";
       },
@@ -30,6 +31,20 @@ inline CLI::Validator positive() {
 }
 inline CLI::Validator non_negative() {
   return number_check([](double v) { return std::isfinite(v) && v >= 0; }, "a non-negative number");
+}
+
+// A number from lo to hi (both included): where a larger or smaller value would only overflow the
+// results (a ratio of 1e308 gave infinite totals).
+inline CLI::Validator number_from_to(double lo, double hi) {
+  const std::string expected = fmt::format("a number from {:g} to {:g}", lo, hi);
+  return CLI::Validator(
+      [lo, hi, expected](std::string& text) -> std::string {
+        const std::optional<double> v = number_of(text);
+        if (!v && number_out_of_range(text)) return "value " + text + ": out of a double's range; expected " + expected;
+        if (!v || !(*v >= lo && *v <= hi)) return "value " + text + ": expected " + expected;
+        return "";
+      },
+      expected);
 }
 
 // A whole number from lo to hi, read exactly: CLI11 itself saturates out-of-range integers (a seed of

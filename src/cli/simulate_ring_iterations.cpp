@@ -13,6 +13,7 @@
 
 #include "hetlb/io/build_json.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 #include "hetlb/io/ring_json.hpp"
 #include "hetlb/ring/drift.hpp"
 #include "hetlb/ring/offline_optimum.hpp"
@@ -34,10 +35,7 @@ struct Options {
 
 // The ring file (hetlb ring's input; targets optional, ignored) and its optional "speeds".
 ring::IterativeApp load_app(const Options& o) {
-  std::ifstream in(o.file);
-  if (!in) throw Error(o.file + ": cannot read the ring file");
-  std::stringstream text;
-  text << in.rdbuf();
+  std::stringstream text(read_input_text(o.file, "the ring file"));
   nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
   if (j.is_object() && !j.contains("targets") && !j.contains("unbalance") && j.contains("loads")) j["targets"] = j["loads"];
   ring::IterativeApp app;
@@ -145,7 +143,7 @@ void add_simulate_ring_iterations_command(CLI::App& simulate) {
   sub->add_option("--iterations", o->iterations, "number of iterations")->required()->check(whole_number<std::size_t>(1, 1'000'000'000));
   sub->add_option("--drift", o->drift, "window, walk or a trace FILE of per-iteration loads")->required();
   sub->add_option("--ratio", o->ratio, "computation-to-communication ratio: compute time of an item / mean link time of an item")
-      ->required()->check(positive());
+      ->required()->check(number_from_to(1e-9, 1e9));
   sub->add_option("--drift-speed", o->drift_speed, "window: processors per iteration (0.25); walk: step as a fraction of the mean load (0.01)")
       ->check(positive());
   sub->add_option("--seed", o->seed, "seed of the random walk")->check(whole_number<std::uint64_t>(0, UINT64_MAX));

@@ -1,5 +1,6 @@
 // Why a user's input file cannot be read (input_file.hpp).
 #include "hetlb/input_file.hpp"
+#include "hetlb/error.hpp"
 #include "hetlb/output_path.hpp"
 
 #include <sys/stat.h>
@@ -46,6 +47,22 @@ std::string unreadable_reason(const std::string& path) {
   if (!probe) return std::string("cannot be read (") + std::strerror(errno ? errno : EACCES) + ")";
   register_input(path);  // no output of the command may replace it
   return "";
+}
+
+std::string read_input_text(const std::string& path, const std::string& what, std::size_t max_bytes) {
+  if (const std::string why = unreadable_reason(path); !why.empty())
+    throw Error(path + ": cannot read " + what + ": " + why);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(path + ": cannot read " + what);
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > max_bytes)
+      throw Error(path + ": " + what + " larger than " + std::to_string(max_bytes) + " bytes; expected at most " +
+                  std::to_string(max_bytes) + " bytes");
+  }
+  return text;
 }
 
 }  // namespace hetlb

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 
 namespace hetlb::ring {
 
@@ -103,9 +104,12 @@ std::unique_ptr<Drift> walk_drift(std::size_t n, Count step, std::uint64_t seed)
 
 std::unique_ptr<Drift> trace_drift(std::vector<std::vector<Count>> rows) { return std::make_unique<Trace>(std::move(rows)); }
 
+namespace {
+constexpr Count kMaxTraceLoad = (Count{1} << 61) - 1;  // a ring file's own limit (io/ring_json)
+}  // namespace
+
 std::vector<std::vector<Count>> load_trace_file(const std::string& path, std::size_t n, std::size_t min_rows) {
-  std::ifstream in(path);
-  if (!in) throw Error(path + ": cannot read the drift trace");
+  std::istringstream in(read_input_text(path, "the drift trace"));
   std::vector<std::vector<Count>> rows;
   std::string line;
   Count total = 0;
@@ -127,6 +131,9 @@ std::vector<std::vector<Count>> load_trace_file(const std::string& path, std::si
       }
       if (used != word.size()) throw Error(where + "load " + printable(word) + ": an integer >= 0 expected");
       if (v < 0) throw Error(where + "load " + word + ": an integer >= 0 expected (no negative load)");
+      if (v > kMaxTraceLoad)
+        throw Error(where + "load " + word + ": at most " + std::to_string(kMaxTraceLoad) +
+                    " expected (2^61 - 1, as in a ring file)");
       row.push_back(v);
     }
     if (row.empty()) continue;
@@ -134,7 +141,12 @@ std::vector<std::vector<Count>> load_trace_file(const std::string& path, std::si
       throw Error(where + std::to_string(row.size()) + " loads, expected " + std::to_string(n) +
                   " (one per processor of the ring)");
     Count sum = 0;
-    for (Count v : row) sum += v;
+    for (Count v : row) {
+      if (v > kMaxTraceLoad - sum)
+        throw Error(where + "loads sum past " + std::to_string(kMaxTraceLoad) +
+                    "; expected a total of at most 2^61 - 1 items, as in a ring file");
+      sum += v;
+    }
     if (rows.empty()) total = sum;
     else if (sum != total)
       throw Error(where + "loads sum to " + std::to_string(sum) + ", expected " + std::to_string(total) +

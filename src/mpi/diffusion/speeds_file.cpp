@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "hetlb/number_text.hpp"
@@ -16,10 +17,9 @@
 namespace hetlb::mpi {
 
 std::vector<double> read_speeds(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw hetlb::Error(fmt::format("{}: cannot be read; expected a file of speeds or hetlb-calibrate's output", path));
-  std::stringstream text;
-  text << in.rdbuf();
+  if (const std::string why = unreadable_reason(path); !why.empty())
+    throw hetlb::Error(fmt::format("{}: {}; expected a file of speeds or hetlb-calibrate's output", path, why));
+  std::stringstream text(read_input_text(path, "the speeds file", std::size_t{1} << 26));
   std::vector<double> speeds;
   if (text.str().find('{') != std::string::npos) {
     const Platform p = io::parse_platform_json(text.str(), path);
