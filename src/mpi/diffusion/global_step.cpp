@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/balance/balancer.hpp"
 #include "clock.hpp"
 #include "runtime.hpp"
 
@@ -39,9 +40,7 @@ static_assert(sizeof(Contribution) == 6 * sizeof(double));
 }  // namespace
 
 void check_balancer(const DiffusionOptions& o) {
-  if (o.balancer != "diffusion" && o.balancer != "global" && o.balancer != "hybrid")
-    throw hetlb::Error(fmt::format("balancer \"{}\": unknown; expected diffusion, global or hybrid", o.balancer));
-  if (o.balancer == "global" && !o.bulk_synchronous)
+  if (balance::parse_balancer(o.balancer, "balancer") == balance::Balancer::global && !o.bulk_synchronous)
     throw hetlb::Error("balancer global without bulk_synchronous: a global step needs calls agreed by every rank; "
                        "expected bulk_synchronous = true (or the balancer diffusion or hybrid)");
   if (o.total_iterations < 0)
@@ -155,16 +154,16 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
       balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
                                options.end_on_convergence ? options.iterations : 0);
   const balance::GlobalStep plan = balance::plan_global_step(work, speeds, quantum);
-  balance::TriggerDecision d = trigger_->evaluate(plan, in);
-  if (!hybrid) d.step = plan.moved > 0 && plan.time_after < plan.time_before;  // global: whenever it improves
-  d.step = d.step && trigger_->due(static_cast<long>(calls_));
+  // The core's rules, as the simulator takes them (hybrid_trigger.hpp): global whenever the plan shortens
+  // the iteration, hybrid when its predicted gain exceeds its cost; both at most every min interval.
+  const long call = static_cast<long>(calls_);
+  const balance::TriggerDecision d = hybrid ? trigger_->decide(call, plan, in) : trigger_->decide_global(call, plan, in);
   if (!d.step) {  // back off: the next gather later, up to the longest agreement interval
     gather_gap_ = std::min(2 * gather_gap_, static_cast<long long>(std::max(options.sync_interval_max,
                                                                             options.global_min_interval)));
     next_gather_ = calls_ + gather_gap_;
     return false;
   }
-  trigger_->taken(static_cast<long>(calls_));
   gather_gap_ = 1;
   next_gather_ = calls_ + options.global_min_interval;
 
