@@ -2,7 +2,7 @@
 #   make deps   install the Debian packages the project needs (when missing)
 #   make build  deps + build everything; the command line is build/bin/hetlb
 #   make test   deps + build + the whole test suite, then again under ASan+UBSan, plus a short fuzz run
-#   make demo   deps + build + the main job on the embedded default (examples/grid1999.json)
+#   make demo   deps + the command line alone + the three capabilities on embedded defaults, with figures
 #   make bench  deps + build + the benchmarks (tables for the README)
 #   make study  deps + build + the diffusion study in the background, in resumable pieces (examples/study/)
 #   make study-smoke  the study in miniature (seconds), summary and figures in build/study-smoke
@@ -13,8 +13,14 @@ JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 ASAN  ?= build-asan
 DEMO  ?= $(BUILD)/demo
+FUZZ_SECONDS ?= 20
+# Ninja when installed (make deps installs it; looked up when a recipe runs, after deps): both cores
+# stay busy across targets.
+GENERATOR = $(if $(shell command -v ninja 2>/dev/null),-G Ninja,)
+# Unity builds of the targets that allow them (cmake/hetlb_helpers.cmake, hetlb_unity).
+UNITY := -DHETLB_UNITY=ON
 
-DEB_PACKAGES := cmake make g++ clang libclang-rt-14-dev pkg-config \
+DEB_PACKAGES := cmake make ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev \
   libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
   libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox gfortran python3 \
@@ -36,7 +42,7 @@ deps:
 	else echo "make deps: all Debian packages present"; fi
 
 $(BUILD)/CMakeCache.txt: | deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release
+	cmake $(GENERATOR) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(UNITY)
 
 build: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -47,8 +53,8 @@ test-main:
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 $(ASAN)/CMakeCache.txt: | deps
-	CC=clang CXX=clang++ cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DHETLB_SANITIZE=ON -DHETLB_FUZZ=ON -DHETLB_BUILD_BENCH=OFF
+	CC=clang CXX=clang++ cmake $(GENERATOR) -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(UNITY) \
+	  -DHETLB_SANITIZE=ON -DHETLB_FUZZ=ON -DHETLB_BUILD_BENCH=OFF -DHETLB_BUILD_PEERS=OFF
 
 test-asan: $(ASAN)/CMakeCache.txt
 	cmake --build $(ASAN) -j $(JOBS)
@@ -59,28 +65,36 @@ fuzz: $(ASAN)/CMakeCache.txt
 	cmake --build $(ASAN) -j $(JOBS) --target fuzz_platform_json fuzz_ring_json fuzz_diffusion_files fuzz_campaign_spec fuzz_results_file fuzz_ring_schedule
 	mkdir -p $(ASAN)/fuzz-corpus/platform $(ASAN)/fuzz-corpus/ring $(ASAN)/fuzz-corpus/diffusion
 	cp examples/grid1999.json $(ASAN)/fuzz-corpus/platform/ && cp examples/ring-*.json $(ASAN)/fuzz-corpus/ring/
-	$(ASAN)/bin/fuzz_platform_json -max_total_time=30 -seed=1 -max_len=4096 \
+	$(ASAN)/bin/fuzz_platform_json -max_total_time=$(FUZZ_SECONDS) -seed=1 -max_len=4096 \
 	  $(ASAN)/fuzz-corpus/platform fuzz/corpus/platform_json
-	$(ASAN)/bin/fuzz_ring_json -max_total_time=30 -seed=1 -max_len=2048 \
+	$(ASAN)/bin/fuzz_ring_json -max_total_time=$(FUZZ_SECONDS) -seed=1 -max_len=2048 \
 	  $(ASAN)/fuzz-corpus/ring fuzz/corpus/ring_json
-	$(ASAN)/bin/fuzz_diffusion_files -max_total_time=30 -seed=1 -max_len=1024 \
+	$(ASAN)/bin/fuzz_diffusion_files -max_total_time=$(FUZZ_SECONDS) -seed=1 -max_len=1024 \
 	  $(ASAN)/fuzz-corpus/diffusion fuzz/corpus/diffusion
 	mkdir -p $(ASAN)/fuzz-corpus/campaign
-	$(ASAN)/bin/fuzz_campaign_spec -max_total_time=30 -seed=1 -max_len=2048 \
+	$(ASAN)/bin/fuzz_campaign_spec -max_total_time=$(FUZZ_SECONDS) -seed=1 -max_len=2048 \
 	  $(ASAN)/fuzz-corpus/campaign fuzz/corpus/campaign_spec
 	mkdir -p $(ASAN)/fuzz-corpus/results $(ASAN)/fuzz-corpus/schedule
-	$(ASAN)/bin/fuzz_results_file -max_total_time=30 -seed=1 -max_len=8192 \
+	$(ASAN)/bin/fuzz_results_file -max_total_time=$(FUZZ_SECONDS) -seed=1 -max_len=8192 \
 	  $(ASAN)/fuzz-corpus/results fuzz/corpus/results_file
-	$(ASAN)/bin/fuzz_ring_schedule -max_total_time=30 -seed=1 -max_len=2048 \
+	$(ASAN)/bin/fuzz_ring_schedule -max_total_time=$(FUZZ_SECONDS) -seed=1 -max_len=2048 \
 	  $(ASAN)/fuzz-corpus/schedule fuzz/corpus/ring_schedule
 
-demo: deps build
+# The demo builds the command line alone and shows the three capabilities, each with its figure.
+demo: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS) --target hetlb
 	@mkdir -p $(DEMO)
+	@echo "== 1. Static load-balanced scatter (RR-4770): Table 1's 16 processors, every planner"
 	$(BUILD)/bin/hetlb compare examples/grid1999.json
 	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm uniform --gantt $(DEMO)/grid1999-uniform.png > /dev/null
 	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm lp --order bandwidth --gantt $(DEMO)/grid1999-balanced-decreasing-bandwidth.png > /dev/null
 	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm lp --order reverse-bandwidth --gantt $(DEMO)/grid1999-balanced-increasing-bandwidth.png > /dev/null
-	@echo "Gantt charts written to $(DEMO)/"
+	@echo "== 2. Data redistribution on a heterogeneous bidirectional ring (Renard, Robert, Vivien)"
+	$(BUILD)/bin/hetlb ring examples/ring-heterogeneous.json --bidirectional --verify --gantt $(DEMO)/ring-heterogeneous.png
+	@echo "== 3. Asynchronous iterative load balancing (Couturier, Giersch), simulated on SimGrid: 16-node torus"
+	$(BUILD)/bin/hetlb simulate diffusion --nodes 16 --topology torus --seed 1 --plot $(DEMO)/diffusion-torus-16.png
+	@echo "Figures written to $(DEMO)/: scatter Gantt charts (grid1999-*.png), the ring plan (ring-heterogeneous.png),"
+	@echo "the simulated loads over time (diffusion-torus-16.png)"
 
 bench: deps build
 	$(BUILD)/bin/hetlb-bench --benchmark_counters_tabular=true

@@ -15,12 +15,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
+std::string registry_slurp(const fs::path& p) {
   std::ifstream in(p);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-fs::path scratch(const std::string& name) {
+fs::path registry_scratch(const std::string& name) {
   const auto dir = fs::temp_directory_path() / ("hetlb-output-registry-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -37,7 +37,7 @@ std::string refusal(const std::string& option, const std::string& path) {
 }
 
 TEST(OutputRegistry, AnOutputThatIsAnInputIsRefusedWhateverItsSpelling) {
-  const fs::path dir = scratch("input");
+  const fs::path dir = registry_scratch("input");
   const fs::path input = dir / "results.csv";
   std::ofstream(input) << "precious\n";
   fs::create_symlink(input, dir / "link.csv");
@@ -57,12 +57,12 @@ TEST(OutputRegistry, AnOutputThatIsAnInputIsRefusedWhateverItsSpelling) {
   hetlb::register_input((dir / "new.csv").string());
   EXPECT_NE(refusal("--plot", (dir / "." / "new.csv").string()).find("is an input"), std::string::npos);
   command.commit();
-  EXPECT_EQ(slurp(input), "precious\n");
+  EXPECT_EQ(registry_slurp(input), "precious\n");
   fs::remove_all(dir);
 }
 
 TEST(OutputRegistry, AnInputReadAfterAnOutputClaimedItIsRefused) {
-  const fs::path dir = scratch("late-input");
+  const fs::path dir = registry_scratch("late-input");
   const fs::path file = dir / "edges.txt";
   std::ofstream(file) << "0 1\n";
   hetlb::OutputTransaction command;
@@ -78,7 +78,7 @@ TEST(OutputRegistry, AnInputReadAfterAnOutputClaimedItIsRefused) {
 
 // Two outputs of one file: refused before anything is written; the old file stays.
 TEST(OutputRegistry, TwoOutputsOfOneFileAreRefused) {
-  const fs::path dir = scratch("twice");
+  const fs::path dir = registry_scratch("twice");
   const fs::path file = dir / "x";
   std::ofstream(file) << "old\n";
   {
@@ -92,7 +92,7 @@ TEST(OutputRegistry, TwoOutputsOfOneFileAreRefused) {
                                            file.string() + "\"; expected another file");
     }
   }
-  EXPECT_EQ(slurp(file), "old\n");
+  EXPECT_EQ(registry_slurp(file), "old\n");
   {
     hetlb::OutputTransaction command;
     hetlb::check_writable("--output", file.string());
@@ -102,7 +102,7 @@ TEST(OutputRegistry, TwoOutputsOfOneFileAreRefused) {
     hetlb::write_file("--hostfile", "/dev/null", "");
     command.commit();
   }
-  EXPECT_EQ(slurp(file), "new\n");
+  EXPECT_EQ(registry_slurp(file), "new\n");
   std::size_t entries = 0;
   for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++entries;
   EXPECT_EQ(entries, 1u);  // no temporary file left

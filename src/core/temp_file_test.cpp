@@ -16,12 +16,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
+std::string temp_slurp(const fs::path& p) {
   std::ifstream in(p);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-fs::path scratch(const std::string& name) {
+fs::path temp_scratch(const std::string& name) {
   const auto dir = fs::temp_directory_path() / ("hetlb-temp-file-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -31,22 +31,22 @@ fs::path scratch(const std::string& name) {
 // A link planted at the name hetlb used to write through (".NAME.PID.tmp"): the file it names is left
 // alone and the output is a regular file of its own.
 TEST(TempFile, APlantedLinkIsNeverWrittenThrough) {
-  const fs::path dir = scratch("planted");
+  const fs::path dir = temp_scratch("planted");
   const fs::path victim = dir / "victim.txt", out = dir / "out.csv";
   std::ofstream(victim) << "precious\n";
   fs::create_symlink(victim, dir / (".out.csv." + std::to_string(::getpid()) + ".tmp"));
   hetlb::write_file("--ranks", out.string(), "a,b\n");
-  EXPECT_EQ(slurp(victim), "precious\n");
+  EXPECT_EQ(temp_slurp(victim), "precious\n");
   EXPECT_FALSE(fs::is_symlink(out));
   EXPECT_TRUE(fs::is_regular_file(out));
-  EXPECT_EQ(slurp(out), "a,b\n");
+  EXPECT_EQ(temp_slurp(out), "a,b\n");
   fs::remove_all(dir);
 }
 
 // The file is created in the target's folder with the mode of a new file (0666 less the umask), synced
 // and renamed; not handed on, it is removed.
 TEST(TempFile, TakesTheModeOfANewFileAndLeavesNothingUnlessKept) {
-  const fs::path dir = scratch("mode");
+  const fs::path dir = temp_scratch("mode");
   const mode_t mask = ::umask(022);
   {
     hetlb::TempFile tmp(dir / "t.json");
@@ -58,7 +58,7 @@ TEST(TempFile, TakesTheModeOfANewFileAndLeavesNothingUnlessKept) {
   struct stat st {};
   ASSERT_EQ(::stat((dir / "t.json").c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0644u);
-  EXPECT_EQ(slurp(dir / "t.json"), "{}\n");
+  EXPECT_EQ(temp_slurp(dir / "t.json"), "{}\n");
   { hetlb::TempFile dropped(dir / "u.json"); }
   ::umask(mask);
   std::size_t entries = 0;

@@ -13,7 +13,7 @@
 namespace hetlb::scatter {
 namespace {
 
-Platform table1() { return io::load_platform_file(std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json"); }
+Platform grid1999_platform() { return io::load_platform_file(std::string(HETLB_SOURCE_DIR) + "/examples/grid1999.json"); }
 
 PerturbationReport perturb(const Platform& pf, double percent, int samples, std::uint64_t seed,
                            std::vector<int>* progress = nullptr) {
@@ -31,7 +31,7 @@ PerturbationReport perturb(const Platform& pf, double percent, int samples, std:
 // With exact costs (0%) every sample is the nominal plan, and re-planning finds nothing better: the
 // nominal plan is the exact optimum.
 TEST(Perturbation, ExactCostsGiveTheNominalPlan) {
-  const PerturbationReport r = perturb(table1(), 0, 5, 1);
+  const PerturbationReport r = perturb(grid1999_platform(), 0, 5, 1);
   ASSERT_EQ(r.samples.size(), 5u);
   for (const PerturbationSample& s : r.samples) {
     EXPECT_DOUBLE_EQ(s.plan, r.nominal);
@@ -42,7 +42,7 @@ TEST(Perturbation, ExactCostsGiveTheNominalPlan) {
 // Re-planning with the real costs never loses to the fixed plan (it includes the exact optimum in
 // the plan's order), and the same seed gives the same samples.
 TEST(Perturbation, ReplanningNeverLosesAndSeedsRepeat) {
-  const Platform pf = table1();
+  const Platform pf = grid1999_platform();
   const PerturbationReport a = perturb(pf, 20, 30, 7), b = perturb(pf, 20, 30, 7), c = perturb(pf, 20, 30, 8);
   bool differs = false;
   for (std::size_t k = 0; k < a.samples.size(); ++k) {
@@ -57,12 +57,12 @@ TEST(Perturbation, ReplanningNeverLosesAndSeedsRepeat) {
 
 TEST(Perturbation, ProgressCountsEverySampleInOrder) {
   std::vector<int> progress;
-  perturb(table1(), 10, 4, 1, &progress);
+  perturb(grid1999_platform(), 10, 4, 1, &progress);
   EXPECT_EQ(progress, (std::vector<int>{1, 2, 3, 4}));
 }
 
 TEST(Perturbation, RefusesSampleCountsOutsideTheirRange) {
-  const Platform pf = table1();
+  const Platform pf = grid1999_platform();
   EXPECT_THROW(perturb(pf, 10, 0, 1), Error);
   EXPECT_THROW(perturb(pf, 10, kMaxPerturbationSamples + 1, 1), Error);
   EXPECT_THROW(perturb(pf, 100, 1, 1), Error);

@@ -22,7 +22,7 @@ namespace hetlb::scatter {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
 class ContiguousProbe {
  public:
@@ -105,7 +105,7 @@ class ContiguousProbe {
   // Exact for any costs: f(e) = least sending date with items [0, e) placed, everyone done by T.
   bool dynamic(double T, std::vector<Count>* counts) const {
     const std::size_t root = p_ - 1, width = static_cast<std::size_t>(n_) + 1;
-    std::vector<double> f(width, kInf), g(width);
+    std::vector<double> f(width, kUnbounded), g(width);
     f[0] = 0.0;
     std::vector<std::vector<Count>> from(root, std::vector<Count>(width, 0));
     for (std::size_t i = 0; i < root; ++i) {
@@ -115,7 +115,7 @@ class ContiguousProbe {
         from[i][ue] = e;
         for (Count s = 0; s < e; ++s) {
           const double C = f[static_cast<std::size_t>(s)];
-          if (C == kInf) continue;
+          if (C == kUnbounded) continue;
           const double next = sent(i, s, e, C);
           if (next < g[ue] && next + pb_.compute[i].eval(work(s, e)) <= T) {
             g[ue] = next;
@@ -127,7 +127,7 @@ class ContiguousProbe {
     }
     for (Count s = 0; s <= n_; ++s) {
       const double C = f[static_cast<std::size_t>(s)];
-      if (C == kInf || finish(root, s, n_, C) > T || C > T) continue;
+      if (C == kUnbounded || finish(root, s, n_, C) > T || C > T) continue;
       if (counts) {
         counts->assign(p_, 0);
         (*counts)[root] = n_ - s;
