@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import stat
 from typing import Any, Callable, Dict, List, Optional, Union
 
 
@@ -66,15 +67,42 @@ def _column_type(values: List[str]) -> Callable[[str], Any]:
     return str
 
 
+# The most a results file may hold (as every input of the command line, docs/limits.md).
+_MAX_RESULTS_BYTES = 1 << 30
+
+
 def _rows(path: str) -> tuple:
+    """Header and rows of a results CSV: a regular file of UTF-8 text (a named pipe, a device, a binary
+    file, a field past csv's limit: one ValueError naming the file, never a hang or a bare error)."""
+    if "\0" in path:
+        raise ValueError(f"{path!r}: a path with a NUL byte: expected a file name")
     try:
-        with open(path, newline="", encoding="utf-8") as f:
-            text = f.read()
+        st = os.stat(path)
     except OSError as e:
         raise ValueError(f"{path}: cannot read the results file: {e.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"{path}: cannot read the results file: is a directory")
+    if not stat.S_ISREG(st.st_mode):  # /dev/zero never ends, a named pipe waits for a writer
+        raise ValueError(f"{path}: cannot read the results file: is not a regular file")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(_MAX_RESULTS_BYTES + 1)
+    except OSError as e:
+        raise ValueError(f"{path}: cannot read the results file: {e.strerror}") from None
+    if len(data) > _MAX_RESULTS_BYTES:
+        raise ValueError(f"{path}: larger than {_MAX_RESULTS_BYTES} bytes: expected a results file of at most "
+                         f"{_MAX_RESULTS_BYTES} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: byte {e.start}: not UTF-8 text: expected the CSV of hetlb campaign") from None
     if text and not text.endswith("\n"):  # a row cut by a kill: dropped, as the campaign does
         text = text[: text.rfind("\n") + 1]
-    lines = list(csv.reader(text.splitlines()))
+    reader = csv.reader(text.splitlines())
+    try:
+        lines = list(reader)
+    except csv.Error as e:
+        raise ValueError(f"{path}: line {reader.line_num}: {e}: expected the CSV of hetlb campaign") from None
     if not lines:
         raise ValueError(f"{path}: empty file: expected a header line of column names")
     header, body = lines[0], lines[1:]

@@ -88,3 +88,32 @@ def test_without_pandas_a_list(tmp_path, monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_pandas)
     assert isinstance(study.read_results(write(tmp_path, CSV)), list)
+
+
+def test_files_that_are_not_results_are_refused_in_one_error(tmp_path):
+    # A device, a named pipe (it would wait for a writer), a binary or Latin-1 file, a field past csv's
+    # limit, a NUL byte in the path: one ValueError naming the file.
+    import os
+    with pytest.raises(ValueError, match="/dev/zero: cannot read the results file: is not a regular file"):
+        study.read_results("/dev/zero")
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="is not a regular file"):
+        study.read_results(fifo)
+    with pytest.raises(ValueError, match="is a directory"):
+        study.read_results(tmp_path)
+    latin1 = tmp_path / "latin1.csv"
+    latin1.write_bytes("nodes,ville\n16,Besan\xe7on\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"latin1.csv: byte 20: not UTF-8 text"):
+        study.read_results(latin1)
+    wide = tmp_path / "wide.csv"
+    wide.write_text('a,b\n1,"' + "x" * 200000 + '"\n')
+    with pytest.raises(ValueError, match=r"wide.csv: line \d+: .*expected the CSV of hetlb campaign"):
+        study.read_results(wide)
+    with pytest.raises(ValueError, match="a path with a NUL byte"):
+        study.read_results(str(tmp_path / "a.csv") + "\0/etc/shadow")
+
+
+def test_import_hetlb_gives_the_study_module():
+    import hetlb
+    assert hetlb.study.read_results is study.read_results
