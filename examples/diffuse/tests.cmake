@@ -325,3 +325,6 @@ endif()
 diffuse_error_test(diffuse_error_speeds_device 2 "--speeds /dev/zero: is not a regular file" --speeds /dev/zero)
 diffuse_error_test(diffuse_error_speeds_subnormal 2 "--speeds 1e-308,1: 1e-308 is out of a double's range"
   --speeds 1e-308,1)
+# Items are whole: a fractional load per node says so (it named an --integer nobody gave).
+diffuse_error_test(diffuse_error_load_fraction 2 "load per node 0.25: expected a whole number \\(the load counts whole units"
+  --load-per-node 0.25)

@@ -70,7 +70,9 @@ std::vector<double> read_initial_load(const std::string& path, int nodes, bool i
         throw Error(fmt::format("{}:{}: load \"{}\"{}; expected a finite non-negative number", path, lineno, word,
                                 errno == ERANGE ? " is beyond the largest double" : ""));
       if (integer && x != std::floor(x))
-        throw Error(fmt::format("{}:{}: load {} with --integer; expected a whole number", path, lineno, word));
+        throw Error(fmt::format("{}:{}: load {}: expected a whole number (the load counts whole units: integer load, "
+                                "or an MPI program's items)",
+                                path, lineno, word));
       load.push_back(x);
     }
   }
@@ -92,7 +94,9 @@ std::vector<double> make_initial_load(const std::string& spec, int nodes, double
   if (!(per_node > 0) || !std::isfinite(per_node))
     throw Error(fmt::format("load per node {}; expected a positive number", per_node));
   if (integer && per_node != std::floor(per_node))
-    throw Error(fmt::format("load per node {} with --integer; expected a whole number", per_node));
+    throw Error(fmt::format("load per node {}: expected a whole number (the load counts whole units: integer load, or "
+                            "an MPI program's items)",
+                            per_node));
   const double total = per_node * nodes;
   if (!std::isfinite(total))
     throw Error(fmt::format("load per node {} x {} nodes: the total load is past the largest double ({:g}); expected a "

@@ -14,6 +14,7 @@
 
 #include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/input_file.hpp"
 #include "hetlb/output_path.hpp"
 #include "hetlb/strategy_plugin.h"
 
@@ -73,7 +74,8 @@ std::string identity_of(const std::string& path) {
 std::unique_ptr<Rule> load(const std::string& path) {
   if (path.empty()) refuse(path, "no path; expected plugin:PATH of a shared library");
   if (std::filesystem::is_directory(path)) refuse(path, "a directory; expected a shared library");
-  if (!std::filesystem::is_regular_file(path)) refuse(path, "no such file; expected a shared library");
+  // The reason every reader names (a device such as /dev/null "is not a regular file", not "no such file").
+  if (const std::string why = unreadable_reason(path); !why.empty()) refuse(path, why + "; expected a shared library");
   register_input(path);  // no output of the command may replace it (output_path.hpp)
   // A path without '/' would be searched in the library path: name the file itself.
   const std::string file = path.find('/') == std::string::npos ? "./" + path : path;

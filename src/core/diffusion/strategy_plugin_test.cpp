@@ -59,6 +59,10 @@ TEST(StrategyPlugin, RefusesWhatIsNotAPlugin) {
   EXPECT_NE(error_of([] { find_rule("plugin:" + kDir + "/missing.so"); })
                 .find("strategy plug-in " + kDir + "/missing.so: no such file; expected a shared library"),
             std::string::npos);
+  // A device is named as such (it was called "no such file").
+  EXPECT_NE(error_of([] { find_rule("plugin:/dev/null"); })
+                .find("strategy plug-in /dev/null: is not a regular file; expected a shared library"),
+            std::string::npos);
   const std::string text = HETLB_NOT_A_LIBRARY;
   EXPECT_NE(error_of([&] { find_rule("plugin:" + text); }).find("strategy plug-in " + text + ": not a loadable shared library"),
             std::string::npos);
