@@ -11,12 +11,15 @@
 
 namespace hetlb::mpi::detail {
 
-void DiffusionRuntime::probe_compute_clock() { compute_clock_unavailable_ = blocked_time_unavailable(hood.graph); }
+void DiffusionRuntime::probe_compute_clock() {
+  compute_clock_unavailable_ = blocked_time_unavailable(hood.graph);
+  MPI_Comm_dup(hood.graph, &speeds_check_);  // the equal-speeds check's (equal_speeds_check.cpp)
+}
 
 double DiffusionRuntime::untimed_seconds(double now) {
   const double wall = now - iteration_start_;
   if (!options.bulk_synchronous || given_speed_ > 0) return wall;
-  if (compute_clock_unavailable_.empty()) return std::max(0.0, wall - (blocked_time().seconds - blocked_at_start_));
+  if (compute_clock_unavailable_.empty()) return own_compute_seconds(now);
   if (!compute_clock_told_) {
     compute_clock_told_ = true;
     const std::string line = "untimed iteration_done() measures the time between calls, waits included: " +

@@ -6,7 +6,10 @@
 // bodies move from the slow ranks to the fast ones (measuring the time between calls, they moved the
 // other way: 56 62 66 72).
 // --unseen: the program's MPI calls do not reach the runtime's wrappers (this build links MPI before
-// hetlb_mpi): expected instead, the notice saying so on every rank (and its line on stderr). Checked at the end: every body held once, the slow ranks hold fewer than they
+// hetlb_mpi): expected instead, the notice saying so on every rank (and its line on stderr).
+// --seconds-with-waits: the program passes iteration_done(seconds) timed around its computing and its
+// MPI_Allgatherv, waits included, so the measured speeds are equal: expected, the notice that they are
+// equal while the computing times differ, on every rank (and its line on stderr). Checked at the end: every body held once, the slow ranks hold fewer than they
 // started with, and notice() is empty (the runtime sees the program's MPI calls).
 #include <mpi.h>
 
@@ -57,7 +60,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool unseen = argc > 1 && std::strcmp(argv[1], "--unseen") == 0;
-  const std::string expected_notice = unseen ? "untimed iteration_done() measures the time between calls" : "";
+  const bool with_waits = argc > 1 && std::strcmp(argv[1], "--seconds-with-waits") == 0;
+  const std::string expected_notice = unseen       ? "untimed iteration_done() measures the time between calls"
+                                      : with_waits ? "measured speeds are equal on every rank"
+                                                   : "";
   int failed = 0;
   std::vector<int> counts(kRanks);
   {
@@ -72,9 +78,11 @@ int main(int argc, char** argv) {
     lb.start();
     std::size_t gathered = 0;
     for (int it = 0; it < kIterations; ++it) {
+      const double step_start = MPI_Wtime();
       advance_bodies(lb, kSpeeds[rank]);
       gathered = gather_bodies(lb, kRanks).size();  // every new position, for the next forces
-      lb.iteration_done();                           // at the end of the step, after the exchange
+      if (with_waits) lb.iteration_done(MPI_Wtime() - step_start);
+      else lb.iteration_done();  // at the end of the step, after the exchange
     }
     lb.stop();
     const int mine = static_cast<int>(lb.size());

@@ -141,7 +141,7 @@ DiffusionRuntime::~DiffusionRuntime() {
   int done = 0;
   MPI_Finalized(&done);
   if (done) return;
-  for (MPI_Comm* c : {&ctrl_, &data_, &term_, &stop_, &global_, &hood.graph})
+  for (MPI_Comm* c : {&ctrl_, &data_, &term_, &stop_, &global_, &speeds_check_, &hood.graph})
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }
 
@@ -284,6 +284,7 @@ void DiffusionRuntime::record_iteration(double compute_seconds) {
   ++comp_iterations_;
   const double t = now();
   last_compute_seconds_ = compute_seconds >= 0 ? compute_seconds : untimed_seconds(t);
+  last_own_seconds_ = own_compute_seconds(t);
   if (given_speed_ == 0) {
     // Work per second: the cost of the items computed (their count with unit costs).
     estimator_.record(store.total_cost(), last_compute_seconds_);
