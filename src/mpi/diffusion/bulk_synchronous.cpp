@@ -197,6 +197,7 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
   if (calls_ >= next_agreement_) {
     bsp_complete_wave(lock);
     update_target();
+    bsp_check_equal_speeds(lock);  // equal_speeds_check.cpp: before the run may end as balanced
     const bool converged_everywhere = wave_out_[0] == 0 && options.end_on_convergence;
     if (converged_everywhere || wave_out_[2] > 0) {
       finish();

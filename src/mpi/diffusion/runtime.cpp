@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "blocked_time.hpp"
 #include "clock.hpp"
 #include "consistency.hpp"
 #include "global_step.hpp"
@@ -140,7 +141,7 @@ DiffusionRuntime::~DiffusionRuntime() {
   int done = 0;
   MPI_Finalized(&done);
   if (done) return;
-  for (MPI_Comm* c : {&ctrl_, &data_, &term_, &stop_, &global_, &hood.graph})
+  for (MPI_Comm* c : {&ctrl_, &data_, &term_, &stop_, &global_, &speeds_check_, &hood.graph})
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
 }
 
@@ -183,6 +184,7 @@ void DiffusionRuntime::start() {
                  given_speed_ > 0 ? given_speed_ : 1.0);
   initial_target();
   shares_known_ = !(by_time() && given_speed_ == 0);
+  if (options.bulk_synchronous && given_speed_ == 0) probe_compute_clock();
   tracker_.emplace(1, 1.0, options.iterations, options.tolerance);  // on load / target
   MPI_Barrier(hood.graph);
   t0_ = now();
@@ -215,6 +217,7 @@ void DiffusionRuntime::thread_loop() {
 
 void DiffusionRuntime::progress() {
   if (!started_ || threaded) return;
+  const OwnCalls own;
   std::unique_lock lock(mutex_);
   if (!finished_) poll();
 }
@@ -246,6 +249,7 @@ void DiffusionRuntime::begin_iteration() {
     iteration_items_ = store.size();
     iteration_load_ = state_->real();
     iteration_start_ = now();
+    blocked_at_start_ = blocked_time().seconds;
     return;
   }
   take_in();
@@ -279,10 +283,11 @@ void DiffusionRuntime::record_iteration(double compute_seconds) {
   if (iteration_items_ == 0 && !options.bulk_synchronous) return;
   ++comp_iterations_;
   const double t = now();
-  last_compute_seconds_ = compute_seconds >= 0 ? compute_seconds : t - iteration_start_;
+  last_compute_seconds_ = compute_seconds >= 0 ? compute_seconds : untimed_seconds(t);
+  last_own_seconds_ = own_compute_seconds(t);
   if (given_speed_ == 0) {
     // Work per second: the cost of the items computed (their count with unit costs).
-    estimator_.record(store.total_cost(), compute_seconds >= 0 ? compute_seconds : t - iteration_start_);
+    estimator_.record(store.total_cost(), last_compute_seconds_);
     if (by_time() && estimator_.known()) state_->set_speed(estimator_.speed());
   }
   const bool was = tracker_->converged(0);
@@ -301,6 +306,7 @@ double DiffusionRuntime::speed() const { return given_speed_ > 0 ? given_speed_ 
 
 bool DiffusionRuntime::iteration_done(double compute_seconds) {
   if (!started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "iteration_done() before start()");
+  const OwnCalls own;  // the runtime's MPI calls are not the program's waits
   std::unique_lock lock(mutex_);
   if (finished_) {
     take_in();

@@ -75,6 +75,13 @@ class DiffusionRuntime {
 
   void poll();  // receiving + balancing + termination; mutex held
   void record_iteration(double compute_seconds);  // convergence streak and speed estimate
+  // Computing time of an untimed call (compute_time.cpp): the time since the previous call, less the
+  // time blocked meanwhile in the program's MPI calls where the wrappers see them (bulk-synchronous).
+  void probe_compute_clock();  // collective, at start()
+  double untimed_seconds(double now);
+  double own_compute_seconds(double now) const;  // the same, whether the call is timed or not
+  // Measured speeds equal while computing times differ (equal_speeds_check.cpp), at agreement calls.
+  void bsp_check_equal_speeds(std::unique_lock<std::mutex>& lock);
   // Bulk-synchronous mode (bulk_synchronous.cpp).
   bool bsp_iteration_done(std::unique_lock<std::mutex>& lock);
   void bsp_start_wave();
@@ -178,6 +185,19 @@ class DiffusionRuntime {
   std::vector<diffusion::GlobalStepRecord> global_steps_;
   long long next_gather_ = 1, gather_gap_ = 1;
   double last_compute_seconds_ = 0, gather_seconds_ = 0, seconds_per_work_ = 0;
+
+  // Untimed calls (compute_time.cpp): the blocked-time counter at the iteration's start; why the
+  // program's MPI calls are not seen ("" when they are), told once.
+  double blocked_at_start_ = 0;
+  std::string compute_clock_unavailable_;
+  bool compute_clock_told_ = false;
+  // The equal-speeds check (equal_speeds_check.cpp): its communicator, the last iteration's computing
+  // time as this rank sees it, consecutive checks that found it, the next check's call.
+  MPI_Comm speeds_check_ = MPI_COMM_NULL;
+  double last_own_seconds_ = 0;
+  int equal_speed_checks_ = 0;
+  long long next_speed_check_ = 0, speed_check_gap_ = 4;
+  bool equal_speeds_told_ = false;
 
   std::mutex mutex_;
   std::condition_variable data_cv_;

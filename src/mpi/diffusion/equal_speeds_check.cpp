@@ -1,0 +1,68 @@
+// The equal-speeds check of the bulk-synchronous mode (docs/runtime.md, "Computing time"): measured
+// speeds that stay equal on every rank while the ranks' computing times differ mean the speeds are not
+// measuring the computing (the seconds passed include waits, for example). At agreement calls where
+// no rank is out of its band and every share is known, the ranks take the extremes of their speeds and
+// of their own view of the last iteration's computing time (time between calls less the waits in the
+// program's MPI calls) with one MPI_Iallreduce; two such checks in a row that find the speeds within
+// speed_hysteresis of each other and the times beyond the band and that resolution, (1 + tolerance) x
+// (1 + speed_hysteresis)^2, say so once: in notice() on every rank and on stderr (rank 0). Checks
+// that find nothing back off (8, 16, ... up to 256 calls apart).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "blocked_time.hpp"
+#include "clock.hpp"
+#include "runtime.hpp"
+
+namespace hetlb::mpi::detail {
+
+double DiffusionRuntime::own_compute_seconds(double now) const {
+  const double wall = now - iteration_start_;
+  if (!compute_clock_unavailable_.empty()) return wall;
+  return std::max(0.0, wall - (blocked_time().seconds - blocked_at_start_));
+}
+
+void DiffusionRuntime::bsp_check_equal_speeds(std::unique_lock<std::mutex>& lock) {
+  // The same verdict on every rank: the options, the agreed sums, the call count.
+  if (given_speed_ > 0 || !by_time() || !shares_known_ || equal_speeds_told_ || wave_out_[3] > 0 ||
+      calls_ < next_speed_check_)
+    return;
+  if (speeds_check_ == MPI_COMM_NULL) return;  // created at start() with measured speeds
+  const double u = speed(), c = last_own_seconds_;
+  const double mine[4] = {u, -u, c, -c};
+  double most[4] = {0, 0, 0, 0};
+  const double since = now();
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Iallreduce(mine, most, 4, MPI_DOUBLE, MPI_MAX, speeds_check_, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) break;
+    if (!threaded) poll();
+    bsp_check_stall(since, fmt::format("the other ranks in the equal-speeds check (they made {})", calls_made_text()));
+    wait_a_little(lock);
+  }
+  const double speed_ratio = most[0] / -most[1], time_ratio = most[2] / -most[3];
+  const double h = options.speed_hysteresis;
+  const bool equal = -most[1] > 0 && speed_ratio <= 1 + h + 1e-12;
+  const bool differ = -most[3] > 0 && time_ratio > (1 + options.tolerance) * (1 + h) * (1 + h);
+  if (!(equal && differ)) {
+    equal_speed_checks_ = 0;
+    speed_check_gap_ = std::min<long long>(speed_check_gap_ * 2, 256);
+    next_speed_check_ = calls_ + speed_check_gap_;
+    return;
+  }
+  if (++equal_speed_checks_ < 2) return;
+  equal_speeds_told_ = true;
+  const std::string line = fmt::format(
+      "measured speeds are equal on every rank (within {:g}) while the ranks' computing times differ {:.2f}-fold "
+      "(call {}): the speeds do not measure the computing; pass each rank's computing seconds alone to "
+      "iteration_done(seconds), without the waits in MPI calls, or give the speeds",
+      1 + h, time_ratio, calls_);
+  notice += (notice.empty() ? "" : "; ") + line;
+  if (rank_ == 0) std::fprintf(stderr, "hetlb: %s\n", line.c_str());
+}
+
+}  // namespace hetlb::mpi::detail
