@@ -92,7 +92,7 @@ demo: $(BUILD)/CMakeCache.txt
 	@echo "== 2. Data redistribution on a heterogeneous bidirectional ring (Renard, Robert, Vivien)"
 	$(BUILD)/bin/hetlb ring examples/ring-heterogeneous.json --bidirectional --verify --gantt $(DEMO)/ring-heterogeneous.png
 	@echo "== 3. Asynchronous iterative load balancing (Couturier, Giersch), simulated on SimGrid: 16-node torus"
-	$(BUILD)/bin/hetlb simulate diffusion --nodes 16 --topology torus --seed 1 --plot $(DEMO)/diffusion-torus-16.png
+	$(BUILD)/bin/hetlb simulate diffusion --nodes 16 --topology torus --iterations 50 --seed 1 --plot $(DEMO)/diffusion-torus-16.png
 	@echo "Figures written to $(DEMO)/: scatter Gantt charts (grid1999-*.png), the ring plan (ring-heterogeneous.png),"
 	@echo "the simulated loads over time (diffusion-torus-16.png)"
 
