@@ -121,7 +121,7 @@ int hetlb_diffusion_metrics_json(hetlb_diffusion* lb, char** json);
 void hetlb_diffusion_free(hetlb_diffusion** lb);
 /* Collective, before start: the balancer, "diffusion", "global" (bulk-synchronous mode: global steps,
  * shares from hetlb's exact planner, items moved any to any) or "hybrid" (diffusion plus a global step
- * when its predicted gain exceeds its cost); NULL keeps the current one ("diffusion" unless changed).
+ * when its predicted gain exceeds its cost); NULL keeps the current one ("hybrid" unless changed).
  * total_iterations: the program's declared number of iteration_done calls, 0: unknown (docs/runtime.md,
  * "Global steps"). HETLB_DIFFUSION_ERR_ARG on every rank for a bad value or one that differs between
  * ranks, _ERR_STATE after start. */

@@ -93,8 +93,8 @@ struct DiffusionOptions {
   // neighbour), "global" (bulk-synchronous mode: a global step, shares from hetlb's exact planner and
   // items moved any to any, whenever some rank is out of its band) or "hybrid" (diffusion, plus a global
   // step when its predicted gain over the iterations left exceeds its measured cost; in the
-  // asynchronous mode, or with ItemCallbacks::choose, diffusion alone).
-  std::string balancer = "diffusion";
+  // asynchronous mode, or with ItemCallbacks::choose, diffusion alone). The default: "hybrid".
+  std::string balancer = "hybrid";
   // The program's declared number of iteration_done() calls (the hybrid trigger's iterations left);
   // 0: unknown, estimated as many again as made so far (at least `iterations`).
   long total_iterations = 0;
