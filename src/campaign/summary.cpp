@@ -150,7 +150,7 @@ double gap(const Entry& be, const Entry& other) {
 }
 
 // Differences within kCounterExampleMargin are ties in effect (e.g. simple and best effort on a line).
-enum class Outcome {
+enum class DuelOutcome {
   kBestEffortFirst,
   kWithinMargin,
   kOthersFirst,
@@ -158,12 +158,12 @@ enum class Outcome {
   kOnlyOthersValid,
   kNoneValid
 };
-Outcome outcome(const Comparison& c, const Duel& d) {
-  if (!d.be) return d.other ? Outcome::kOnlyOthersValid : Outcome::kNoneValid;
-  if (!d.other) return Outcome::kOnlyBestEffortValid;
+DuelOutcome outcome(const Comparison& c, const Duel& d) {
+  if (!d.be) return d.other ? DuelOutcome::kOnlyOthersValid : DuelOutcome::kNoneValid;
+  if (!d.other) return DuelOutcome::kOnlyBestEffortValid;
   if (c.lower_is_better ? d.other->value >= d.be->value : d.other->value <= d.be->value)
-    return Outcome::kBestEffortFirst;
-  return gap(*d.be, *d.other) <= kCounterExampleMargin ? Outcome::kWithinMargin : Outcome::kOthersFirst;
+    return DuelOutcome::kBestEffortFirst;
+  return gap(*d.be, *d.other) <= kCounterExampleMargin ? DuelOutcome::kWithinMargin : DuelOutcome::kOthersFirst;
 }
 
 // Question 1 of the study in one table: per ratio and topology, how the duels end, and by how much best
@@ -190,7 +190,7 @@ void print_duels(std::ostream& out, const Comparison& c, const std::vector<Duel>
       be, 100.0 * kCounterExampleMargin, be, 100.0 * kCounterExampleMargin, be);
   for (const auto& ratio : c.ratios)
     for (const auto& topology : topologies) {
-      std::map<Outcome, int> n;
+      std::map<DuelOutcome, int> n;
       std::vector<double> leads;
       int pairs = 0;
       for (const Duel& d : ds) {
@@ -204,8 +204,8 @@ void print_duels(std::ostream& out, const Comparison& c, const std::vector<Duel>
       if (!pairs) continue;
       const auto [lo, hi] = std::minmax_element(leads.begin(), leads.end());
       out << fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", ratio, topology, pairs,
-                         n[Outcome::kBestEffortFirst], n[Outcome::kWithinMargin], n[Outcome::kOthersFirst],
-                         n[Outcome::kOnlyBestEffortValid], n[Outcome::kOnlyOthersValid], n[Outcome::kNoneValid],
+                         n[DuelOutcome::kBestEffortFirst], n[DuelOutcome::kWithinMargin], n[DuelOutcome::kOthersFirst],
+                         n[DuelOutcome::kOnlyBestEffortValid], n[DuelOutcome::kOnlyOthersValid], n[DuelOutcome::kNoneValid],
                          g(median(leads)), leads.empty() ? "-" : g(*lo), leads.empty() ? "-" : g(*hi));
     }
 }
@@ -449,10 +449,10 @@ void print_summary(std::ostream& out, const Comparison& c) {
   std::vector<std::string> lines;
   std::size_t only_be = 0, near_ties = 0;
   for (const Duel& d : ds) {
-    const Outcome o = outcome(c, d);
-    only_be += o == Outcome::kOnlyBestEffortValid;
-    near_ties += o == Outcome::kWithinMargin;
-    if (o != Outcome::kOthersFirst && o != Outcome::kOnlyOthersValid) continue;
+    const DuelOutcome o = outcome(c, d);
+    only_be += o == DuelOutcome::kOnlyBestEffortValid;
+    near_ties += o == DuelOutcome::kWithinMargin;
+    if (o != DuelOutcome::kOthersFirst && o != DuelOutcome::kOnlyOthersValid) continue;
     std::string command = "hetlb simulate diffusion";
     for (const auto& a : d.other->setting->args)
       if (a != "--format" && a != "json") command += " " + shell_word(a);

@@ -23,14 +23,14 @@ namespace {
 // are taken in turns of one rank per core, so each of many turns measures a busier machine.
 constexpr long kMaxRanksPerCore = 64;
 
-struct Options {
+struct CalibrateOptions {
   int ranks = 2;
   bool force = false;
   std::string mpirun = "mpirun";
   std::vector<std::string> args;
 };
 
-[[noreturn]] void run(const Options& o) {
+[[noreturn]] void run_calibrate(const CalibrateOptions& o) {
   namespace fs = std::filesystem;
   const long cores = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
   if (!o.force && o.ranks > kMaxRanksPerCore * cores)
@@ -70,14 +70,14 @@ struct Options {
 }  // namespace
 
 void add_calibrate_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<CalibrateOptions>();
   CLI::App* sub = app.add_subcommand(
       "calibrate", "Measure a platform with N MPI ranks (runs hetlb-calibrate under mpirun; options after --)");
   sub->add_option("-n,--ranks", o->ranks, "number of MPI ranks")->check(CLI::Range(2, 100000));
   sub->add_option("--mpirun", o->mpirun, "the mpirun command");
   sub->add_flag("--force", o->force, "run more than 64 ranks per core of this machine");
   sub->add_option("args", o->args, "options of hetlb-calibrate (after --), e.g. --output platform.json");
-  sub->callback([o] { run(*o); });
+  sub->callback([o] { run_calibrate(*o); });
 }
 
 }  // namespace hetlb::cli

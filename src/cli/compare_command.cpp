@@ -38,7 +38,7 @@ struct Row {
   bool optimal = false;
 };
 
-void run(const CompareOptions& o) {
+void run_compare(const CompareOptions& o) {
   const Platform platform = io::load_platform_file(o.platform);
   if (o.items == 0 && platform.items <= 0)
     throw Error(fmt::format("{}: no items: give \"items\" in the file or --items N", o.platform));
@@ -156,7 +156,7 @@ void add_compare_command(CLI::App& app) {
   sub->add_option("--orders", o->orders, "orders to try (default: bandwidth reverse-bandwidth, the paper's two)")
       ->check(CLI::IsMember({"given", "bandwidth", "reverse-bandwidth", "best"}));
   sub->add_option("--format", o->format, "table, json or csv")->check(CLI::IsMember({"table", "json", "csv"}));
-  sub->callback([o] { run(*o); });
+  sub->callback([o] { run_compare(*o); });
 }
 
 }  // namespace hetlb::cli

@@ -23,7 +23,7 @@
 namespace hetlb::cli {
 
 namespace {
-struct Options {
+struct DiffusionPlatformOptions {
   std::string kind = "cluster", output, hostfile;
   int nodes = 16;
   double unit_bytes = sim::kUnitBytes;
@@ -50,7 +50,7 @@ std::string scale_bandwidths(const std::string& xml, double factor) {
   return out + xml.substr(at);
 }
 
-void run(const Options& o) {
+void run_diffusion_platform(const DiffusionPlatformOptions& o) {
   if (!(o.unit_bytes >= 1) || !std::isfinite(o.unit_bytes))
     throw Error(fmt::format("--unit-bytes {}: expected a finite number of bytes per load unit, at least 1", o.unit_bytes));
   std::string xml = sim::study_platform_xml(o.kind, o.nodes);
@@ -68,7 +68,7 @@ void run(const Options& o) {
 }  // namespace
 
 void add_diffusion_platform_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<DiffusionPlatformOptions>();
   CLI::App* sub = app.add_subcommand("diffusion-platform",
                                      "Write the diffusion simulator's platform as SimGrid XML and a hostfile (SMPI)");
   sub->add_option("kind", o->kind, "cluster, grid or grid-real")->check(CLI::IsMember({"cluster", "grid", "grid-real"}))->capture_default_str();
@@ -77,7 +77,7 @@ void add_diffusion_platform_command(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("-o,--output", o->output, "XML file to write (default: standard output)");
   sub->add_option("--hostfile", o->hostfile, "also write an smpirun hostfile (node k = rank k)");
-  sub->callback([o] { run(*o); });
+  sub->callback([o] { run_diffusion_platform(*o); });
 }
 
 }  // namespace hetlb::cli

@@ -62,7 +62,7 @@ void print_table(std::ostream& out, const ring::Ring& r, const ring::Plan& p, bo
   out << "\n";
 }
 
-void run(const RingOptions& o) {
+void run_ring(const RingOptions& o) {
   plot::check_figure_path("--gantt", o.gantt);  // refuse a bad figure before working
   const ring::Ring r = io::load_ring_file(o.file, o.bidirectional);
   if (!o.schedule.empty()) {
@@ -106,7 +106,7 @@ void add_ring_command(CLI::App& app) {
   sub->add_option("--max-transfers", o->max_transfers,
                   "limit on item-by-item forwarding transfers before falling back to block schedules (default 2000000)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1} << 40));
-  sub->callback([o] { run(*o); });
+  sub->callback([o] { run_ring(*o); });
 }
 
 }  // namespace hetlb::cli

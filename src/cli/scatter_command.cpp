@@ -107,7 +107,7 @@ std::function<void(int)> sample_progress(int total) {
   };
 }
 
-void run(const ScatterOptions& o) {
+void run_scatter(const ScatterOptions& o) {
   set_progress_sink([](const std::string& line) { std::cerr << "hetlb: " << line << std::endl; });  // long plans
   scatter::Request req;
   req.algorithm = scatter::parse_algorithm(o.algorithm);
@@ -228,7 +228,7 @@ void add_scatter_command(CLI::App& app) {
   sub->add_option("--layout", o->layout, "with --weights: contiguous (ranges in item order, default) or any")
       ->check(CLI::IsMember({"contiguous", "any"}));
   sub->add_option("--figure", o->figure, "with --perturb/--factor: distribution figure (FILE.png or FILE.svg)");
-  sub->callback([o] { run(*o); });
+  sub->callback([o] { run_scatter(*o); });
 }
 
 }  // namespace hetlb::cli

@@ -20,13 +20,13 @@
 namespace hetlb::cli {
 
 namespace {
-struct Options {
+struct SimgridPlatformOptions {
   std::string platform, output, hostfile, study;
   int nodes = 0;
   io::SimgridExportOptions exp;
 };
 
-void run(const Options& o) {
+void run_simgrid_platform(const SimgridPlatformOptions& o) {
   std::string xml, hosts;  // host k of the hostfile is processor k (MPI rank k), or node k of a simulation
   if (!o.study.empty()) {
     if (!sim::is_study_platform(o.study))
@@ -52,7 +52,7 @@ void run(const Options& o) {
 }  // namespace
 
 void add_simgrid_platform_command(CLI::App& app) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<SimgridPlatformOptions>();
   CLI::App* sub = app.add_subcommand(
       "simgrid-platform", "Write a scatter platform, or a diffusion study platform, as a SimGrid XML platform");
   auto* file = sub->add_option("platform", o->platform, "platform JSON file");
@@ -71,7 +71,7 @@ void add_simgrid_platform_command(CLI::App& app) {
   sub->add_option("--bytes-per-item", o->exp.bytes_per_item, "size of one item in bytes")
       ->check(positive())
       ->excludes(study);
-  sub->callback([o] { run(*o); });
+  sub->callback([o] { run_simgrid_platform(*o); });
 }
 
 }  // namespace hetlb::cli

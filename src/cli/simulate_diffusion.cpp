@@ -23,7 +23,7 @@
 namespace hetlb::cli {
 
 namespace {
-struct Options {
+struct SimulateDiffusionOptions {
   sim::DiffusionConfig config;
   std::string strategy = "besteffort";
   double k = 1;
@@ -44,7 +44,7 @@ bool is_builtin_topology(const std::string& t) {
   return t == "line" || t == "ring" || t == "torus" || t == "hypercube" || t == "complete";
 }
 
-void run(Options& o) {
+void run_simulate_diffusion(SimulateDiffusionOptions& o) {
   o.config.strategy = diffusion::strategy_of(o.strategy, o.k, o.residue_equal, o.params, o.config.strategy.integer);
   o.config.estimates = diffusion::parse_estimates(o.estimates);
   o.config.lb_phase = diffusion::parse_balancing_phase(o.lb_phase);
@@ -99,7 +99,7 @@ void run(Options& o) {
 }  // namespace
 
 void add_simulate_diffusion_command(CLI::App& simulate) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<SimulateDiffusionOptions>();
   sim::DiffusionConfig& c = o->config;
   CLI::App* sub = simulate.add_subcommand(
       "diffusion", "Asynchronous iterative load balancing (Couturier & Giersch) simulated on SimGrid");
@@ -185,7 +185,7 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_flag("--imbalance-integral", c.imbalance_integral,
                 "give the area under the load and time imbalance curves over the run (load_imbalance_integral, "
                 "time_imbalance_integral; s)");
-  sub->callback([o] { run(*o); });
+  sub->callback([o] { run_simulate_diffusion(*o); });
 }
 
 }  // namespace hetlb::cli

@@ -17,12 +17,12 @@
 namespace hetlb::cli {
 
 namespace {
-struct Options {
+struct SimulateRingOptions {
   std::string file, format = "table";
   bool bidirectional = false;
 };
 
-void run(const Options& o) {
+void run_simulate_ring(const SimulateRingOptions& o) {
   const ring::Ring r = io::load_ring_file(o.file, o.bidirectional);
   const ring::Plan plan = ring::plan_redistribution(r);
   const sim::RingReplay rep = sim::replay_ring(r, plan);
@@ -60,12 +60,12 @@ void run(const Options& o) {
 }  // namespace
 
 void add_simulate_ring_command(CLI::App& simulate) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<SimulateRingOptions>();
   CLI::App* sub = simulate.add_subcommand("ring", "Replay a ring redistribution schedule on SimGrid");
   sub->add_option("file", o->file, "ring JSON file (hetlb ring's input)")->required();
   sub->add_flag("--bidirectional", o->bidirectional, "use both directions of every link");
   sub->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
-  sub->callback([o] { run(*o); });
+  sub->callback([o] { run_simulate_ring(*o); });
 }
 
 }  // namespace hetlb::cli

@@ -25,7 +25,7 @@ namespace hetlb::cli {
 
 namespace {
 
-struct Options {
+struct RingIterationsOptions {
   std::string file, policy, drift, format = "table", engine = "model";
   std::size_t iterations = 0;
   double ratio = 0, drift_speed = -1;
@@ -34,7 +34,7 @@ struct Options {
 };
 
 // The ring file (hetlb ring's input; targets optional, ignored) and its optional "speeds".
-ring::IterativeApp load_app(const Options& o) {
+ring::IterativeApp load_app(const RingIterationsOptions& o) {
   std::stringstream text(read_input_text(o.file, "the ring file"));
   nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
   if (j.is_object() && !j.contains("targets") && !j.contains("unbalance") && j.contains("loads")) j["targets"] = j["loads"];
@@ -65,7 +65,7 @@ ring::IterativeApp load_app(const Options& o) {
   return app;
 }
 
-void run(const Options& o) {
+void run_ring_iterations(const RingIterationsOptions& o) {
   ring::IterativeApp app = load_app(o);
   const std::size_t n = app.ring.size();
   const Count total = std::accumulate(app.ring.loads.begin(), app.ring.loads.end(), Count{0});
@@ -135,7 +135,7 @@ void run(const Options& o) {
 }  // namespace
 
 void add_simulate_ring_iterations_command(CLI::App& simulate) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<RingIterationsOptions>();
   CLI::App* sub = simulate.add_subcommand(
       "ring-iterations", "Model an iterative application on a ring whose load drifts, redistributed by a policy");
   sub->add_option("file", o->file, "ring JSON file (loads, link costs, optional speeds)")->required();
@@ -153,7 +153,7 @@ void add_simulate_ring_iterations_command(CLI::App& simulate) {
       ->check(CLI::IsMember({"model", "simgrid"}));
   sub->callback([o] {
     if (o->policy != "optimal") (void)ring::make_policy(o->policy);  // refuse a bad policy before any work
-    run(*o);
+    run_ring_iterations(*o);
   });
 }
 

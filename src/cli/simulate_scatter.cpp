@@ -21,7 +21,7 @@
 namespace hetlb::cli {
 
 namespace {
-struct Options {
+struct SimulateScatterOptions {
   std::string platform, algorithm = "exact", order = "bandwidth", format = "table", root;
   long long items = 0;
   double flops_per_item = 1e6, bytes_per_item = 1e4;
@@ -31,7 +31,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-void run(const Options& o) {
+void run_simulate_scatter(const SimulateScatterOptions& o) {
   scatter::Request req;
   req.algorithm = scatter::parse_algorithm(o.algorithm);
   req.order = scatter::parse_order_policy(o.order);
@@ -70,7 +70,7 @@ void run(const Options& o) {
 }  // namespace
 
 void add_simulate_scatter_command(CLI::App& simulate) {
-  auto o = std::make_shared<Options>();
+  auto o = std::make_shared<SimulateScatterOptions>();
   CLI::App* sub = simulate.add_subcommand("scatter", "Replay a scatter plan (RR-4770) on SimGrid");
   sub->add_option("platform", o->platform, "platform JSON file, or a SimGrid XML platform (FILE.xml)")->required();
   sub->add_option("--root", o->root, "root processor/host (default: the file's root, or the first host)")
@@ -88,7 +88,7 @@ void add_simulate_scatter_command(CLI::App& simulate) {
       ->capture_default_str();
   sub->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}))
       ->capture_default_str();
-  sub->callback([o] { run(*o); });
+  sub->callback([o] { run_simulate_scatter(*o); });
 }
 
 }  // namespace hetlb::cli

@@ -15,7 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-struct Reader {
+struct PlatformReader {
   std::string source;
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
@@ -80,7 +80,7 @@ struct Reader {
 }  // namespace
 
 Platform parse_platform_json(const std::string& input, const std::string& source) {
-  Reader r{source};
+  PlatformReader r{source};
   const json doc = detail::parse_json_object(input, source);
   Platform pf;
   if (doc.contains("name")) pf.name = r.text(doc["name"], "name");

@@ -1,4 +1,4 @@
-// Reader of ring redistribution files and writer of ring plans (see ring_json.hpp).
+// RingReader of ring redistribution files and writer of ring plans (see ring_json.hpp).
 #include "hetlb/io/ring_json.hpp"
 
 #include <cmath>
@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 
-struct Reader {
+struct RingReader {
   std::string source;
 
   [[noreturn]] void fail(const std::string& path, const std::string& what) const {
@@ -79,7 +79,7 @@ std::string read_file(const std::string& path, const char* what) { return detail
 }  // namespace
 
 ring::Ring parse_ring_json(const std::string& text, const std::string& source, bool bidirectional) {
-  const Reader r{source};
+  const RingReader r{source};
   const json doc = r.parse(text);
   ring::Ring ring;
   ring.loads = r.counts(doc, "loads", false);
@@ -131,7 +131,7 @@ ring::Ring load_ring_file(const std::string& path, bool bidirectional) {
 }
 
 RingSchedule parse_ring_schedule_json(const std::string& text, const ring::Ring& ring, const std::string& source) {
-  const Reader r{source};
+  const RingReader r{source};
   const json doc = r.parse(text);
   RingSchedule s;
   if (!doc.contains("transfers")) r.fail("transfers", "missing; expected an array of transfers");

@@ -15,7 +15,7 @@ namespace hetlb::mpi {
 
 namespace {
 
-constexpr int kTag = 4772;   // the probes, on the plan's own communicator
+constexpr int kProbeTag = 4772;   // the probes, on the plan's own communicator
 constexpr int kRepeats = 5;  // per message size; the fastest one counts (other tenants only add time)
 
 // Seconds for `bytes` from the root to `peer` and a zero-byte acknowledgement back (root side), or the
@@ -26,12 +26,12 @@ double probe(std::vector<char>& buffer, int bytes, int peer, bool root, MPI_Comm
   for (int i = 0; i < kRepeats; ++i) {
     if (root) {
       const double t0 = MPI_Wtime();
-      check_mpi(MPI_Send(buffer.data(), bytes, MPI_BYTE, peer, kTag, comm), "MPI_Send", comm);
-      check_mpi(MPI_Recv(nullptr, 0, MPI_BYTE, peer, kTag, comm, MPI_STATUS_IGNORE), "MPI_Recv", comm);
+      check_mpi(MPI_Send(buffer.data(), bytes, MPI_BYTE, peer, kProbeTag, comm), "MPI_Send", comm);
+      check_mpi(MPI_Recv(nullptr, 0, MPI_BYTE, peer, kProbeTag, comm, MPI_STATUS_IGNORE), "MPI_Recv", comm);
       best = std::min(best, MPI_Wtime() - t0);
     } else {
-      check_mpi(MPI_Recv(buffer.data(), bytes, MPI_BYTE, peer, kTag, comm, MPI_STATUS_IGNORE), "MPI_Recv", comm);
-      check_mpi(MPI_Send(nullptr, 0, MPI_BYTE, peer, kTag, comm), "MPI_Send", comm);
+      check_mpi(MPI_Recv(buffer.data(), bytes, MPI_BYTE, peer, kProbeTag, comm, MPI_STATUS_IGNORE), "MPI_Recv", comm);
+      check_mpi(MPI_Send(nullptr, 0, MPI_BYTE, peer, kProbeTag, comm), "MPI_Send", comm);
     }
   }
   return best;

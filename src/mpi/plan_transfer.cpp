@@ -18,7 +18,7 @@ namespace hetlb::mpi {
 
 namespace {
 
-constexpr int kTag = 4770;  // RR-4770; on the plan's own communicator only
+constexpr int kTransferTag = 4770;  // RR-4770; on the plan's own communicator only
 // In place of a block between two ranks whose check is one-way (the gather): an empty message whose
 // tag says why, a local argument error of kind K (kKindTag + K) or a failed send.
 constexpr int kFailedTag = 4799, kKindTag = 4800;
@@ -75,9 +75,9 @@ class Transfer {
   }
 
   void send(const void* block, int count, MPI_Datatype type, int to, bool ok) {
-    if (ok && note(MPI_Send(block, count, type, to, kTag, comm_), "MPI_Send")) return;
+    if (ok && note(MPI_Send(block, count, type, to, kTransferTag, comm_), "MPI_Send")) return;
     // In place of the block: the receiver never hangs.
-    int tag = kTag;
+    int tag = kTransferTag;
     if (one_way_ && !ok) tag = kKindTag + kind_;
     if (one_way_ && ok) tag = kFailedTag, send_failed_ = true;
     MPI_Send(nullptr, 0, MPI_BYTE, to, tag, comm_);
@@ -113,8 +113,8 @@ class Transfer {
   // overlaps its sends).
   void isend(const void* block, int count, MPI_Datatype type, int to, bool ok) {
     wait_pending();
-    if (ok && note(MPI_Isend(block, count, type, to, kTag, comm_, &pending_), "MPI_Isend")) return;
-    MPI_Send(nullptr, 0, MPI_BYTE, to, kTag, comm_);
+    if (ok && note(MPI_Isend(block, count, type, to, kTransferTag, comm_, &pending_), "MPI_Isend")) return;
+    MPI_Send(nullptr, 0, MPI_BYTE, to, kTransferTag, comm_);
   }
   void ireceive(void* block, int count, MPI_Datatype type, int type_size, int from, bool ok) {
     wait_pending();
@@ -147,7 +147,7 @@ class Transfer {
         std::memcpy(target + done, source + done, std::min(kPiece, bytes - done));
       return;
     }
-    note(MPI_Sendrecv(from, count, from_type, rank_, kTag, to, count, to_type, rank_, kTag, comm_, MPI_STATUS_IGNORE),
+    note(MPI_Sendrecv(from, count, from_type, rank_, kTransferTag, to, count, to_type, rank_, kTransferTag, comm_, MPI_STATUS_IGNORE),
          "MPI_Sendrecv");
   }
 
@@ -183,7 +183,7 @@ class Transfer {
  private:
   // The root's receives accept any tag from the other rank when the check is one-way (the empty
   // message that may replace a block says why in its tag).
-  int block_tag() const { return one_way_ ? MPI_ANY_TAG : kTag; }
+  int block_tag() const { return one_way_ ? MPI_ANY_TAG : kTransferTag; }
   void received(int rc, const MPI_Status& status) {
     if (!one_way_) return;
     int error_class = MPI_SUCCESS;

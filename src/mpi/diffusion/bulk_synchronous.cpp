@@ -31,7 +31,7 @@
 namespace hetlb::mpi::detail {
 
 namespace {
-constexpr int kTag = 7;        // data messages on data_ (activities.cpp)
+constexpr int kDataTag = 7;        // data messages on data_ (activities.cpp)
 constexpr int kCountTag = 11;  // hand-over counts on data_
 }
 
@@ -161,14 +161,14 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
       if (got[p]) continue;
       int flag = 0;
       MPI_Status st;
-      MPI_Iprobe(hood.neighbours[p], kTag, data_, &flag, &st);
+      MPI_Iprobe(hood.neighbours[p], kDataTag, data_, &flag, &st);
       if (!flag) continue;
       int count = 0;
       MPI_Get_count(&st, MPI_BYTE, &count);
       Incoming in;
       in.slot = static_cast<int>(p);
       in.bytes.resize(static_cast<std::size_t>(count));
-      MPI_Recv(in.bytes.data(), count, MPI_BYTE, hood.neighbours[p], kTag, data_, MPI_STATUS_IGNORE);
+      MPI_Recv(in.bytes.data(), count, MPI_BYTE, hood.neighbours[p], kDataTag, data_, MPI_STATUS_IGNORE);
       data_arrived(in);
       got[p] = 1;
       --left;
