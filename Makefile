@@ -4,6 +4,7 @@
 #   make test   deps + build + the whole test suite, then again under ASan+UBSan, plus a short fuzz run
 #   make demo   deps + the command line alone + the three capabilities on embedded defaults, with figures
 #   make bench  deps + build + the benchmarks (tables for the README)
+#   make abi-baseline  record the C ABI of a new release line (tests/abi/), after a version bump
 #   make study  deps + build + the diffusion study in the background, in resumable pieces (examples/study/)
 #   make study-smoke  the study in miniature (seconds), summary and figures in build/study-smoke
 #   make compare-peers  deps + build + the static and dynamic comparisons with Zoltan, resumable (bench/peers/, docs/peers/)
@@ -24,11 +25,11 @@ DEB_PACKAGES := cmake make ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev \
   libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
   libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox gfortran python3 \
-  libtrilinos-zoltan-dev \
+  libtrilinos-zoltan-dev abigail-tools \
   python3-pandas \
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-mpi4py python3-pytest
 
-.PHONY: deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic clean
+.PHONY: abi-baseline deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic clean
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -79,6 +80,11 @@ fuzz: $(ASAN)/CMakeCache.txt
 	  $(ASAN)/fuzz-corpus/results fuzz/corpus/results_file
 	$(ASAN)/bin/fuzz_ring_schedule -max_total_time=$(FUZZ_SECONDS) -seed=1 -max_len=2048 \
 	  $(ASAN)/fuzz-corpus/schedule fuzz/corpus/ring_schedule
+
+# A new release line (the version in include/hetlb/version.h) records the C ABI its releases keep
+# (tests/abi/, checked by the abi_check test); commit the two files it writes.
+abi-baseline: build
+	sh tests/abi/abi_record.sh $(BUILD)/lib/libhetlb_mpi.so tests/abi include/hetlb
 
 # The demo builds the command line alone and shows the three capabilities, each with its figure.
 demo: $(BUILD)/CMakeCache.txt
