@@ -1,9 +1,7 @@
 #include "json_input.hpp"
 
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <unordered_set>
 #include <vector>
 
@@ -15,13 +13,7 @@
 namespace hetlb::io::detail {
 
 std::string read_text_file(const std::string& path, const std::string& what) {
-  if (const std::string why = unreadable_reason(path); !why.empty())
-    throw Error(fmt::format("{}: cannot open the {} file: {}", path, what, why));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("{}: cannot open the {} file", path, what));
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
+  return read_input_text(path, "the " + what + " file");
 }
 
 std::optional<std::int64_t> whole_number(const nlohmann::json& v) {

@@ -9,7 +9,8 @@
 
 namespace hetlb::io::detail {
 
-// The whole file; throws hetlb::Error "<path>: cannot open the <what> file".
+// The whole file (hetlb::read_input_text: regular files, at most kMaxInputBytes); throws hetlb::Error
+// "<path>: cannot read the <what> file: <reason>".
 std::string read_text_file(const std::string& path, const std::string& what);
 
 // How deep arrays and objects may nest in an input file (the product's files nest 4 levels at most).

@@ -8,6 +8,7 @@
 
 #include "hetlb/error.hpp"
 #include "json_input.hpp"
+#include "platform_json_direct.hpp"
 
 namespace hetlb::io {
 
@@ -80,6 +81,11 @@ struct PlatformReader {
 }  // namespace
 
 Platform parse_platform_json(const std::string& input, const std::string& source) {
+  if (std::optional<Platform> direct = detail::read_platform_direct(input)) return std::move(*direct);
+  return detail::read_platform_tree(input, source);
+}
+
+Platform detail::read_platform_tree(const std::string& input, const std::string& source) {
   PlatformReader r{source};
   const json doc = detail::parse_json_object(input, source);
   Platform pf;

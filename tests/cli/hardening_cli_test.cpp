@@ -108,7 +108,7 @@ TEST_F(HardeningCli, JsonNestedTooDeepIsRefusedInOneShortLine) {
 TEST_F(HardeningCli, FifosAndDevicesAreRefusedAsInputsAndOutputs) {
   ASSERT_EQ(::mkfifo((dir / "ff").c_str(), 0600), 0);
   const std::vector<std::string> keep{"ff"};
-  expect_refused("scatter ff", "ff: cannot open the platform file: is not a regular file", keep);
+  expect_refused("scatter ff", "ff: cannot read the platform file: is not a regular file", keep);
   expect_refused("ring ff", "is not a regular file", keep);
   expect_refused("scatter /dev/zero", "is not a regular file", keep);
   expect_refused("simgrid-platform '" + example + "' -o ff", "is not a regular file", keep);

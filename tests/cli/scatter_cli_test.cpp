@@ -158,7 +158,7 @@ TEST_F(ScatterCli, BadInputIsOneClearLine) {
   expect_refusal("compare huge.json", "huge.json: platform: 10 items take up to inf s");
   expect_refusal("compare huge.json --root nobody", "unknown processor 'nobody'");
   std::filesystem::create_directories(dir / "a-directory.json");
-  expect_refusal("scatter a-directory.json", "a-directory.json: cannot open the platform file: is a directory");
+  expect_refusal("scatter a-directory.json", "a-directory.json: cannot read the platform file: is a directory");
   expect_refusal("scatter bad.json", "bad.json: malformed JSON");
   expect_refusal("scatter dup.json", "duplicate processor name 'a'");
   expect_refusal("scatter table.json", "expected increasing x");
