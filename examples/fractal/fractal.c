@@ -29,13 +29,13 @@
 #include "hetlb/mpi/plan.h"
 
 enum { LIMIT = 256 };
-static int rows = 240, cols = 320, frames = 1, rank, size;
+static int rows = 240, cols = 320, frames = 1, frame = 0 /* the one computed */, rank, size;
 static double unit = 2e-7, zoom = 0.88, speeds[64];
 static const double target_r = -0.743643887, target_i = 0.131825904; /* the zoom's fixed point */
 
-/* Escape iterations of each pixel of row y of a frame (the image) and their sum (the row's work).
+/* Escape iterations of each pixel of row y of the frame (the image) and their sum (the row's work).
  * Frame 0 spans [-2, 0.6] x [-1.3, 1.3]; each frame shrinks it by `zoom` around the target. */
-static long long compute_row(int frame, int y, int step, int* out) {
+static long long compute_row(int y, int step, int* out) {
   const double scale = pow(zoom, frame);
   long long work = 0;
   for (int x = 0; x < cols; x += step) {
@@ -66,8 +66,8 @@ static void emulate(long long work) {
   overslept = fmax(0, MPI_Wtime() - from - extra);
 }
 
-static void compute_rows(int frame, const long long* ids, int count, int* image) {
-  for (int k = 0; k < count; ++k) emulate(compute_row(frame, (int)ids[k], 1, image + (size_t)k * cols));
+static void compute_rows(const long long* ids, int count, int* image) {
+  for (int k = 0; k < count; ++k) emulate(compute_row((int)ids[k], 1, image + (size_t)k * cols));
 }
 
 /* The tasks are the rows of every frame in turn (task t: row t % rows of frame t / rows). */
@@ -96,13 +96,14 @@ static void master_worker(int* image) {
   for (;;) {
     MPI_Recv(row, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     if (row[0] == stop) break;
-    emulate(compute_row(row[0] / rows, row[0] % rows, 1, row + 1));
+    frame = row[0] / rows;
+    emulate(compute_row(row[0] % rows, 1, row + 1));
     MPI_Send(row, cols + 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
   }
   free(row);
 }
 
-static int run_plan(int frame, const char* mode, const char* platform, int layout, int* image, MPI_Datatype row_type) {
+static int run_plan(const char* mode, const char* platform, int layout, int* image, MPI_Datatype row_type) {
   long long* all = malloc(sizeof(long long) * (size_t)rows);
   for (int y = 0; y < rows; ++y) all[y] = y;
   int count = rows / size + (rank < rows % size), first = 0;
@@ -113,7 +114,7 @@ static int run_plan(int frame, const char* mode, const char* platform, int layou
     for (int r = 0; r < rank; ++r) first += rows / size + (r < rows % size);
     ids = all + first;
     mine = malloc(sizeof(int) * (size_t)(count * cols + 1));
-    compute_rows(frame, ids, count, mine);
+    compute_rows(ids, count, mine);
     int counts[64], displs[64];
     for (int r = 0, d = 0; r < size; ++r) counts[r] = rows / size + (r < rows % size), displs[r] = d, d += counts[r];
     MPI_Gatherv(mine, count, row_type, image, counts, displs, row_type, 0, MPI_COMM_WORLD);
@@ -121,7 +122,7 @@ static int run_plan(int frame, const char* mode, const char* platform, int layou
     double* work = NULL;
     if (rank == 0) { /* the root's estimate: a coarse preview of every row */
       work = malloc(sizeof(double) * (size_t)rows);
-      for (int y = 0; y < rows; ++y) work[y] = (double)compute_row(frame, y, 8, NULL);
+      for (int y = 0; y < rows; ++y) work[y] = (double)compute_row(y, 8, NULL);
     }
     MPI_Comm comm; /* hetlb: errors as codes on a communicator of our own */
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
@@ -133,7 +134,7 @@ static int run_plan(int frame, const char* mode, const char* platform, int layou
       ids = malloc(sizeof(long long) * (size_t)(count + 1));
       hetlb_mpi_plan_item_ids(plan, ids); /* hetlb: the rows this rank computes */
       mine = malloc(sizeof(int) * (size_t)(count * cols + 1));
-      compute_rows(frame, ids, count, mine);
+      compute_rows(ids, count, mine);
       failed = hetlb_mpi_plan_gather(plan, mine, row_type, image, row_type) != MPI_SUCCESS; /* in row order */
       hetlb_mpi_plan_free(&plan);
       free(ids);
@@ -171,8 +172,9 @@ static int run_dynamic(int layout, int* image) {
   int failed = 0;
   for (int f = 0; f < frames && !failed; ++f) {
     const size_t n = hetlb_diffusion_size(lb);
+    frame = f;
     for (size_t i = 0; i < n; ++i) {
-      const long long work = compute_row(f, (int)hetlb_diffusion_id(lb, i), 1, hetlb_diffusion_item(lb, i));
+      const long long work = compute_row((int)hetlb_diffusion_id(lb, i), 1, hetlb_diffusion_item(lb, i));
       emulate(work);
       costs[i] = (double)work;
     }
@@ -233,8 +235,8 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "master-worker") == 0) master_worker(image);
   else if (strcmp(mode, "dynamic") == 0) failed = run_dynamic(layout, image);
   else
-    for (int f = 0; f < frames && !failed; ++f)
-      failed = run_plan(f, mode, platform, layout, rank == 0 ? image + f * frame_size : NULL, row_type);
+    for (frame = 0; frame < frames && !failed; ++frame)
+      failed = run_plan(mode, platform, layout, rank == 0 ? image + frame * frame_size : NULL, row_type);
   MPI_Barrier(MPI_COMM_WORLD);
   const double seconds = MPI_Wtime() - start;
   if (rank == 0 && !failed) { /* every row of every frame checked against a serial computation */
@@ -243,9 +245,13 @@ int main(int argc, char** argv) {
     double change = 1; /* the largest change of a row's cost from one frame to the next */
     for (int f = 0; f < frames && !failed; ++f)
       for (int y = 0; y < rows && !failed; ++y) {
-        const long long work = compute_row(f, y, 1, row);
-        if (f > 0) before = compute_row(f - 1, y, 1, NULL);
-        if (f > 0) change = fmax(change, fmax((double)work / (double)before, (double)before / (double)work));
+        frame = f;
+        const long long work = compute_row(y, 1, row);
+        if (f > 0) {
+          frame = f - 1;
+          before = compute_row(y, 1, NULL);
+          change = fmax(change, fmax((double)work / (double)before, (double)before / (double)work));
+        }
         total += work;
         failed = memcmp(row, image + f * frame_size + (size_t)y * cols, sizeof(int) * (size_t)cols) != 0;
       }
