@@ -97,6 +97,12 @@ run(${MPIRUN} --allow-run-as-root --oversubscribe -np 4 ${work}/matvec --rows 12
 if(NOT last_output MATCHES "matvec-hetlb: 2 steps, y checked")
   message(FATAL_ERROR "the installed matrix-vector port: ${last_output}")
 endif()
+# The n-body example of the diffusion runtime, from its installed source.
+run(${MPICC} ${prefix}/share/hetlb/particles/particles.c -o ${work}/particles ${flags} -lm -Wl,-rpath,${prefix}/lib)
+run(${MPIRUN} --allow-run-as-root --oversubscribe -np 4 ${work}/particles --bodies 120 --steps 10 --speeds 1,1,0.5,0.25)
+if(NOT last_output MATCHES "every body once, equal to the serial computation")
+  message(FATAL_ERROR "the installed n-body example: ${last_output}")
+endif()
 run(${mpirun} ${prefix}/bin/hetlb-diffuse --topology ring --initial single --load-per-node 20 --iterations 5
     --min-lb-iter 0.002)
 

@@ -9,7 +9,10 @@
 // hetlb_mpi): expected instead, the notice saying so on every rank (and its line on stderr).
 // --seconds-with-waits: the program passes iteration_done(seconds) timed around its computing and its
 // MPI_Allgatherv, waits included, so the measured speeds are equal: expected, the notice that they are
-// equal while the computing times differ, on every rank (and its line on stderr). Checked at the end: every body held once, the slow ranks hold fewer than they
+// equal while the computing times differ, on every rank (and its line on stderr).
+// --gather-by-id: every step also gathers the bodies at rank 0 with gather_by_id, before the program's
+// exchange (where the ranks wait): the speeds measured at the first call must already differ (the first
+// gather's communicator duplicate is a wait, not computing). Checked at the end: every body held once, the slow ranks hold fewer than they
 // started with, and notice() is empty (the runtime sees the program's MPI calls).
 #include <mpi.h>
 
@@ -61,6 +64,7 @@ int main(int argc, char** argv) {
   }
   const bool unseen = argc > 1 && std::strcmp(argv[1], "--unseen") == 0;
   const bool with_waits = argc > 1 && std::strcmp(argv[1], "--seconds-with-waits") == 0;
+  const bool by_id = argc > 1 && std::strcmp(argv[1], "--gather-by-id") == 0;
   const std::string expected_notice = unseen       ? "untimed iteration_done() measures the time between calls"
                                       : with_waits ? "measured speeds are equal on every rank"
                                                    : "";
@@ -80,9 +84,24 @@ int main(int argc, char** argv) {
     for (int it = 0; it < kIterations; ++it) {
       const double step_start = MPI_Wtime();
       advance_bodies(lb, kSpeeds[rank]);
+      if (by_id) {
+        std::vector<double> frame(rank == 0 ? static_cast<std::size_t>(kRanks * kBodies) : 0);
+        lb.gather_by_id(nullptr, sizeof(double), frame.data(), 0);
+      }
       gathered = gather_bodies(lb, kRanks).size();  // every new position, for the next forces
       if (with_waits) lb.iteration_done(MPI_Wtime() - step_start);
       else lb.iteration_done();  // at the end of the step, after the exchange
+      if (by_id && it == 0) {  // the speeds of the first call: about 1, 1, 0.5, 0.25 (relative)
+        double speed = lb.speed(), low = 0, high = 0;
+        MPI_Allreduce(&speed, &low, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+        MPI_Allreduce(&speed, &high, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (!(high > 2 * low)) {
+          if (rank == 0)
+            std::fprintf(stderr, "compute_time_check: the speeds measured at the first call range from %g to %g; "
+                                 "expected a 4-fold range\n", low, high);
+          failed = 1;
+        }
+      }
     }
     lb.stop();
     const int mine = static_cast<int>(lb.size());
