@@ -140,13 +140,29 @@ def _weights(weights: Any) -> "np.ndarray":
     return np.ascontiguousarray(a.astype(np.float64))
 
 
-def _whole(value: Any, name: str) -> int:
+def _whole(value: Any, name: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
+    """A whole number (an integer, or a float that is one) within [low, high] when given; ValueError
+    naming the argument, its value and the range otherwise (never a conversion error further down)."""
+    number = None
     if not isinstance(value, bool):
         if isinstance(value, numbers.Integral):
-            return int(value)
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-    raise ValueError(f"{name} = {value!r}: expected a whole number")
+            number = int(value)
+        elif isinstance(value, float) and value.is_integer():
+            number = int(value)
+    if number is None:
+        raise ValueError(f"{name} = {value!r}: expected a whole number")
+    if (low is not None and number < low) or (high is not None and number > high):
+        lo = "" if low is None else f" from {low}"
+        hi = "" if high is None else f" to {high}"
+        raise ValueError(f"{name} = {value!r}: expected a whole number{lo}{hi}")
+    return number
+
+
+def _text(value: Any, name: str) -> str:
+    """A string argument (a name or a path): TypeError naming it otherwise."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} = {value!r}: expected a string")
+    return value
 
 
 def _scatter_to_dict(self: ScatterPlan) -> dict:
