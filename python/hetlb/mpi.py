@@ -28,7 +28,7 @@ from ._hetlb import ScatterPlan
 from ._hetlb_mpi import MpiPlan, _make_plan
 from . import _agreement
 from .balancer import Balancer
-from .planning import _whole
+from .planning import _no_new, _whole
 
 
 def Plan(comm: Any, plan: ScatterPlan) -> MpiPlan:  # noqa: N802 (a constructor for the reader)
@@ -364,6 +364,8 @@ def calibrate(comm: Any, fn: Callable[[int], Any], sizes: Sequence[int], *, item
         raise ValueError(f"rank {root_}: {result.message}")
     return result
 
+
+_no_new(MpiPlan, "use hetlb.mpi.Plan()")
 
 __all__ = ["Plan", "MpiPlan", "Balancer", "scatterv", "gatherv", "calibrate"]
 _ = _hetlb  # the planning module is loaded first (its exception translation)

@@ -49,6 +49,10 @@ def platform(
         raise ValueError(f"platform: {type(source).__name__}: expected a dict, a JSON file path or a hetlb.Platform")
     if compute is None or comm is None:
         raise ValueError("platform: expected a dict, a JSON file path, or compute= and comm= arrays")
+    for label, values in (("compute", compute), ("comm", comm), ("comm_latency", comm_latency), ("names", names)):
+        if values is not None and hasattr(values, "__len__") and len(values) > _hetlb._max_processors:
+            raise ValueError(f"platform: {label} has {len(values)} values: expected at most "
+                             f"{_hetlb._max_processors} processors")
     compute = [float(x) for x in compute]
     comm = [float(x) for x in comm]
     if len(compute) != len(comm):
@@ -109,10 +113,11 @@ def plan_scatter(
     p = _as_platform(platform)
     if not isinstance(layout, str):
         raise TypeError(f"layout = {layout!r}: expected \"contiguous\" or \"any\"")
+    n = 0 if items is None else _whole(items, "items", 0, MAX_ITEMS)
+    evaluations = _whole(order_evaluations, "order_evaluations", 1, MAX_ORDER_EVALUATIONS)
     w = None if weights is None else _weights(weights)
-    return _hetlb._plan_scatter(p, 0 if items is None else _whole(items, "items"), algorithm, order,
-                                "" if root is None else str(root), bool(dp_fallback),
-                                _whole(order_evaluations, "order_evaluations"), w, layout)
+    return _hetlb._plan_scatter(p, n, _text(algorithm, "algorithm"), _text(order, "order"),
+                                "" if root is None else _text(root, "root"), bool(dp_fallback), evaluations, w, layout)
 
 
 def _weights(weights: Any) -> "np.ndarray":
@@ -138,6 +143,12 @@ def _weights(weights: Any) -> "np.ndarray":
     if isinstance(weights, np.ndarray):  # an object array of numbers: say how to give it
         raise TypeError(f"weights: dtype {a.dtype}: expected an array of numbers (give weights.astype(float))")
     return np.ascontiguousarray(a.astype(np.float64))
+
+
+# The command line's ranges (hetlb scatter --items, --order-evaluations, --samples, --seed).
+MAX_ITEMS = 1 << 62
+MAX_ORDER_EVALUATIONS = 1 << 40
+MAX_SEED = (1 << 64) - 1
 
 
 def _whole(value: Any, name: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
@@ -200,7 +211,26 @@ def _scatter_perturb(
                                     _whole(seed, "seed"), text, path))
 
 
+def _scatter_item_ids(self: ScatterPlan, rank: int) -> "np.ndarray":
+    """The items rank ``rank`` holds, in the order of its block (numpy int64)."""
+    return self._item_ids(_whole(rank, "rank"))
+
+
+def _no_new(cls: type, how: str) -> None:
+    """Instances of the library's types come from its functions only: one made by ``cls.__new__`` would
+    hold no object of the library (and crash the interpreter when used)."""
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise TypeError(f"hetlb.{cls.__name__}: cannot be created directly: {how}")
+    cls.__new__ = staticmethod(refuse)
+
+
+_no_new(Platform, "use hetlb.platform()")
+_no_new(ScatterPlan, "use hetlb.plan_scatter()")
+_no_new(Ring, "use hetlb.ring()")
+
+
 ScatterPlan.perturb = _scatter_perturb
+ScatterPlan.item_ids = _scatter_item_ids
 ScatterPlan.to_dict = _scatter_to_dict
 ScatterPlan.shares = property(_scatter_shares)
 
@@ -249,4 +279,5 @@ def plan_ring(source: RingLike, *, bidirectional: bool = False, verify: bool = F
     """Plans a redistribution on a processor ring (as ``hetlb ring``); ``verify=True`` checks the plan
     with the independent verifier and raises ValueError on a violation."""
     r = ring(source, bidirectional=bidirectional)
-    return RingPlan(r, json.loads(_hetlb._plan_ring(r, _whole(max_transfers, "max_transfers"), bool(verify))))
+    return RingPlan(r, json.loads(_hetlb._plan_ring(r, _whole(max_transfers, "max_transfers", 1, 1 << 62),
+                                                    bool(verify))))
