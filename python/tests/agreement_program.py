@@ -123,6 +123,7 @@ records = np.arange(40, dtype=np.float64)[10 * rank:10 * rank + 10]
 outcome("balancer-ids-on-some-ranks", lambda: hetlb.mpi.Balancer(
     comm, records, ids=None if rank == 2 else np.arange(10 * rank, 10 * rank + 10)))
 outcome("balancer-unknown", lambda: hetlb.mpi.Balancer(comm, records, balancer="fastest"))
+outcome("balancer-speeds-device", lambda: hetlb.mpi.Balancer(comm, records, speeds="/dev/zero"))
 outcome("balancer-async-global", lambda: hetlb.mpi.Balancer(comm, records, balancer="global"))
 
 

@@ -28,6 +28,7 @@ def lines():
     ("balancer-ids-on-some-ranks", "ids: given on rank(s) [0, 1, 3], not on rank(s) [2]"),
     ("balancer-unknown", 'balancer "fastest": unknown; expected diffusion, global or hybrid'),
     ("balancer-async-global", "balancer global without bulk_synchronous"),
+    ("balancer-speeds-device", "/dev/zero: is not a regular file"),
     ("scatter-by-id-objects", "scatter_by_id: rank 1: out: dtype object holds Python objects"),
 ])
 def test_same_error_on_every_rank(lines, check, message):
