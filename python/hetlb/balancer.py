@@ -67,6 +67,14 @@ def _row_bytes(a: np.ndarray) -> int:
     return a.dtype.itemsize * int(np.prod(a.shape[1:], dtype=np.int64))
 
 
+def _root(root: Any, comm: Any) -> int:
+    """A rank of ``comm`` (the collective calls' root)."""
+    r = _whole(root, "root")
+    if not 0 <= r < comm.Get_size():
+        raise ValueError(f"root {root}: expected a rank from 0 to {comm.Get_size() - 1}")
+    return r
+
+
 def _agreed(comm: Any, step: Any, prefix: str = "") -> None:
     """Collective: runs this rank's part and raises the lowest failing rank's error on every rank, as a
     ValueError (any failure: a MemoryError, a TypeError too), or on the failing rank itself its
@@ -249,17 +257,19 @@ class Balancer:
         ``return_ids``: (array, its ids) at the root. In the bulk-synchronous mode between
         ``iteration_done()`` calls, or once the run has ended (docs/runtime.md, "Gather and scatter by id");
         a refusal is the same ValueError on every rank."""
-        rows = None
+        rows = out = ids = None
+        at_root = False
 
         def check() -> None:
-            nonlocal rows
+            nonlocal rows, out, ids, at_root
+            at_root = self.comm.Get_rank() == _root(root, self.comm)
             rows = self.items if values is None else _rows(values, "values")
             if len(rows) != len(self):
                 raise ValueError(f"values: {len(rows)} rows for {len(self)} records: expected one row per record")
+            if at_root:  # allocated before the agreement: a MemoryError reaches every rank
+                out = np.empty((self.total_items,) + rows.shape[1:], dtype=rows.dtype)
+                ids = np.empty(self.total_items, dtype=np.uint64) if return_ids else None
         _agreed(self.comm, check, f"gather_by_id: rank {self.comm.Get_rank()}: ")
-        at_root = self.comm.Get_rank() == root
-        out = np.empty((self.total_items,) + rows.shape[1:], dtype=rows.dtype) if at_root else None
-        ids = np.empty(self.total_items, dtype=np.uint64) if at_root and return_ids else None
         row = _row_bytes(rows)
         into = None if out is None else out.reshape(-1).view(np.uint8)
         self._lb._gather_by_id(rows.reshape(-1).view(np.uint8), row, into, ids, int(root))
@@ -275,6 +285,7 @@ class Balancer:
 
         def check() -> None:
             nonlocal target, source
+            _root(root, self.comm)
             target = self.items if out is None else out
             if not isinstance(target, np.ndarray) or not target.flags.c_contiguous or not target.flags.writeable:
                 raise ValueError("out: expected a writable C-contiguous numpy array")
@@ -296,7 +307,7 @@ class Balancer:
     def set_cost(self, id: int, cost: float) -> None:
         """The cost of the record ``id`` this rank holds (finite, > 0); local, between ``iteration_done()``
         calls. A cost travels with its record."""
-        self._lb.set_cost(int(id), float(cost))
+        self._lb.set_cost(_whole(id, "id", 0, (1 << 64) - 1), float(cost))
 
     def set_costs(self, costs: Any) -> None:
         """The costs of this rank's records, one per record in the order of ``ids``; local."""
