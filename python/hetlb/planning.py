@@ -169,6 +169,17 @@ def _whole(value: Any, name: str, low: Optional[int] = None, high: Optional[int]
     return number
 
 
+def _real(value: Any, name: str) -> float:
+    """A real number (int, float, numpy scalar) as a float: TypeError naming the argument otherwise
+    (the library checks its range)."""
+    if isinstance(value, (bool, str, bytes)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} = {value!r}: expected a number")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} = {value!r}: out of a double's range") from None
+
+
 def _text(value: Any, name: str) -> str:
     """A string argument (a name or a path): TypeError naming it otherwise."""
     if not isinstance(value, str):
@@ -206,7 +217,7 @@ def _scatter_perturb(
         text = json.dumps(factors)
     elif factors is not None:
         path = os.fspath(factors)
-    return json.loads(self._perturb(None if percent is None else float(percent),
+    return json.loads(self._perturb(None if percent is None else _real(percent, "percent"),
                                     None if samples is None else _whole(samples, "samples"),
                                     _whole(seed, "seed"), text, path))
 

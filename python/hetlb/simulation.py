@@ -11,7 +11,7 @@ from typing import Any, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _hetlb
-from .planning import MAX_SEED, PlatformLike, _as_platform, _text, _whole
+from .planning import MAX_SEED, PlatformLike, _as_platform, _real, _text, _whole
 
 
 def _speeds_text(speeds) -> str:
@@ -85,12 +85,13 @@ def simulate_diffusion(
     """
     text = _hetlb._simulate_diffusion(
         _text(platform, "platform"), -1 if nodes is None else _whole(nodes, "nodes", 1, MAX_NODES),
-        _text(topology, "topology"), _text(strategy, "strategy"), float(k),
+        _text(topology, "topology"), _text(strategy, "strategy"), _real(k, "k"),
         bool(virtual_load), bool(integer), bool(residue_equal), bool(coalesce_data), _text(estimates, "estimates"),
-        _text(lb_phase, "lb_phase"), bool(simulate_streaks), _text(initial, "initial"), float(load_per_node),
-        float(ratio), _whole(seed, "seed", 0, MAX_SEED), _whole(iterations, "iterations", 1, 1 << 62),
-        float(time_limit), float(min_comp_iter),
-        float(min_lb_iter), float(trace_interval), bool(trace), _text(balance, "balance"), _speeds_text(speeds),
+        _text(lb_phase, "lb_phase"), bool(simulate_streaks), _text(initial, "initial"),
+        _real(load_per_node, "load_per_node"), _real(ratio, "ratio"), _whole(seed, "seed", 0, MAX_SEED),
+        _whole(iterations, "iterations", 1, 1 << 62), _real(time_limit, "time_limit"),
+        _real(min_comp_iter, "min_comp_iter"), _real(min_lb_iter, "min_lb_iter"),
+        _real(trace_interval, "trace_interval"), bool(trace), _text(balance, "balance"), _speeds_text(speeds),
         [s if isinstance(s, str) else ":".join(_number_text(x) for x in s)
          for s in slowdowns],
         [f"{name}={_param_text(value)}" for name, value in (params or {}).items()])

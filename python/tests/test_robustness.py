@@ -54,6 +54,7 @@ print("done")
     (lambda: hetlb.simulate_diffusion(nodes=4, seed=-1), ValueError,
      "seed = -1: expected a whole number from 0 to 18446744073709551615"),
     (lambda: hetlb.simulate_diffusion(nodes=4, topology=None), TypeError, "topology = None: expected a string"),
+    (lambda: hetlb.simulate_diffusion(nodes=4, k=None), TypeError, "k = None: expected a number"),
     (lambda: hetlb.simulate_diffusion(nodes=-5), ValueError, "nodes = -5: expected a whole number from 1 to 1048576"),
     (lambda: hetlb.simulate_scatter(GRID, items=2**70), ValueError, "items = 1180591620717411303424"),
 ])
