@@ -218,8 +218,9 @@ class Balancer:
         else:
             wait = bool(wait_for_load)
         self._lb = _Balancer(comm, records.reshape(-1).view(np.uint8), local["ids"],
-                             dtype.itemsize * int(np.prod(shape, dtype=np.int64)), dtype, list(shape), local["topology"],
-                             local["strategy"], local["k"], bool(virtual_load), bool(integer), local["balance"],
+                             dtype.itemsize * int(np.prod(shape, dtype=np.int64)), dtype, list(shape),
+                             local["topology"], local["strategy"], local["k"], bool(virtual_load), bool(integer),
+                             local["balance"],
                              local["speeds"], local["speeds_file"], _MODES[mode], local["iterations"],
                              local["tolerance"], local["time_limit"], local["min_balancing_period"],
                              local["min_computing_period"], bool(progress_thread), wait, bool(end_on_convergence),

@@ -102,7 +102,8 @@ def _kind(dtype: np.dtype, shape: Tuple[int, ...]) -> int:
                                   dtype.str, shape)
 
 
-def _same_items(comm: Any, agreed: List[Optional[Tuple[int, int]]], item: Optional[Tuple[str, np.dtype, tuple]]) -> None:
+def _same_items(comm: Any, agreed: List[Optional[Tuple[int, int]]],
+                item: Optional[Tuple[str, np.dtype, tuple]]) -> None:
     """ValueError on every rank when the ranks' item sizes (agreed[0]) or dtypes (agreed[1]) differ."""
     sizes, kinds = agreed[0], agreed[1]
     if sizes is not None and sizes[0] != sizes[1]:

@@ -202,8 +202,8 @@ std::uint64_t seed_of(const py::int_& v) {
   const unsigned long long x = PyLong_AsUnsignedLongLong(v.ptr());
   if (x == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
     PyErr_Clear();  // negative or past 64 bits
-    throw Error(fmt::format("--seed: value {}: expected a whole number from 0 to {}", std::string(py::str(py::handle(v))),
-                            std::numeric_limits<std::uint64_t>::max()));
+    throw Error(fmt::format("--seed: value {}: expected a whole number from 0 to {}",
+                            std::string(py::str(py::handle(v))), std::numeric_limits<std::uint64_t>::max()));
   }
   return x;
 }
@@ -332,8 +332,8 @@ void bind_scatter(py::module_& m) {
             const long long rank = PyLong_AsLongLongAndOverflow(rank_int.ptr(), &overflow);
             if (rank == -1 && PyErr_Occurred()) throw py::error_already_set();
             if (overflow != 0 || rank < 0 || rank >= size)
-              throw Error(fmt::format("rank = {}: expected a rank in [0, {})", std::string(py::str(py::handle(rank_int))),
-                                      size));
+              throw Error(fmt::format("rank = {}: expected a rank in [0, {})",
+                                      std::string(py::str(py::handle(rank_int))), size));
             const std::vector<std::int64_t> perm = permutation_of(p);
             const auto r = static_cast<std::size_t>(rank);
             const std::int64_t first = displacements_in_rank_order(p)[r], count = counts_in_rank_order(p)[r];

@@ -42,8 +42,8 @@ print("done")
 @pytest.mark.parametrize("call,error,message", [
     (lambda: hetlb.plan_scatter(GRID, items=2**65), ValueError, "items = 36893488147419103232: expected a whole number "
                                                                "from 0 to 4611686018427387904"),
-    (lambda: hetlb.plan_scatter(GRID, order_evaluations=2**70), ValueError, "order_evaluations = 1180591620717411303424: "
-                                                                           "expected a whole number from 1 to 1099511627776"),
+    (lambda: hetlb.plan_scatter(GRID, order_evaluations=2**70), ValueError,
+     "order_evaluations = 1180591620717411303424: expected a whole number from 1 to 1099511627776"),
     (lambda: hetlb.plan_scatter(GRID, algorithm=None), TypeError, "algorithm = None: expected a string"),
     (lambda: hetlb.plan_scatter(GRID).perturb(percent=5, seed=-1), ValueError,
      "--seed: value -1: expected a whole number from 0 to 18446744073709551615"),
