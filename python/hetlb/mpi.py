@@ -4,8 +4,10 @@
 ``hetlb.plan_scatter`` (processor k of the platform is rank k of ``comm``; the root sends in the plan's
 order, its own block last), through hetlb's MPI library (hetlb/mpi/plan.h). Buffers are numpy arrays
 or any buffer-protocol object whose first axis is the item axis: ``sendbuf`` holds ``plan.items``
-items at the root. Every argument error raises the same ValueError on every rank (no hang); buffers
-of Python objects (numpy object dtypes) are refused.
+items at the root. An error on any rank (an argument, a MemoryError, a plan freed on one rank, different
+plans) raises the same ValueError on every rank (no hang): one agreement collective runs before the data
+moves (hetlb/_agreement.py). Buffers of Python objects (numpy object dtypes) are refused; every buffer
+of a call holds the same dtype and item shape, and a block allocated here has the root's dtype.
 
 Plans of weighted items (``hetlb.plan_scatter(pf, weights=w, layout=...)``) are honoured: the root's
 buffers stay in item order; each rank's block holds the items ``plan.item_ids(rank)`` (a range with the
