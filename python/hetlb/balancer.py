@@ -217,6 +217,7 @@ class Balancer:
             wait = not _MODES[mode]
         else:
             wait = bool(wait_for_load)
+        self._freed = False
         self._lb = _Balancer(comm, records.reshape(-1).view(np.uint8), local["ids"],
                              dtype.itemsize * int(np.prod(shape, dtype=np.int64)), dtype, list(shape),
                              local["topology"], local["strategy"], local["k"], bool(virtual_load), bool(integer),
@@ -263,6 +264,8 @@ class Balancer:
 
         def check() -> None:
             nonlocal rows, out, ids, at_root
+            if self._freed:
+                raise ValueError("the balancer was freed: create another")
             at_root = self.comm.Get_rank() == _root(root, self.comm)
             rows = self.items if values is None else _rows(values, "values")
             if len(rows) != len(self):
@@ -286,6 +289,8 @@ class Balancer:
 
         def check() -> None:
             nonlocal target, source
+            if self._freed:
+                raise ValueError("the balancer was freed: create another")
             _root(root, self.comm)
             target = self.items if out is None else out
             if not isinstance(target, np.ndarray) or not target.flags.c_contiguous or not target.flags.writeable:
@@ -331,6 +336,7 @@ class Balancer:
     def stop(self) -> None:
         """Collective: ends the run now (every rank calls it once; bulk-synchronous mode: after the same
         number of ``iteration_done()`` calls). Nothing is in flight afterwards."""
+        self._usable("stop")
         self._lb.stop()
 
     @property
@@ -341,6 +347,7 @@ class Balancer:
     def check_conservation(self) -> int:
         """Collective: the records over every rank, checked against the start by id (every id held by
         exactly one rank: their count and two 64-bit hash sums agree). ValueError on every rank otherwise."""
+        self._usable("check_conservation")
         return self._lb.check_conservation()
 
     def metrics(self) -> dict:
@@ -348,6 +355,7 @@ class Balancer:
         converged, max_convergence_date, data_transfer_amount, ctrl_messages, ...) plus ``final_loads``
         (records per rank) and ``speeds`` (each rank's speed, given or measured), numpy arrays, and
         ``ids_conserved`` (``check_conservation()``, which raises when ids were lost or duplicated)."""
+        self._usable("metrics")
         text, loads, speeds = self._lb._metrics()
         result = json.loads(text)
         result["final_loads"] = np.asarray(loads, dtype=np.int64)
@@ -392,7 +400,16 @@ class Balancer:
 
     def free(self) -> None:
         """Collective: frees the runtime and its communicators (``items`` and ``ids`` stay readable)."""
+        self._freed = True
         self._lb.free()
+
+    def _usable(self, name: str) -> None:
+        """Collective, before a collective call of the runtime: a balancer freed on one rank only is
+        refused on every rank (the others would wait for it)."""
+        def check() -> None:
+            if self._freed:
+                raise ValueError(f"{name}(): the balancer was freed: create another")
+        _agreed(self.comm, check, f"rank {self.comm.Get_rank()}: ")
 
     def __enter__(self) -> "Balancer":
         return self

@@ -149,4 +149,18 @@ def scatter_by_id_into_objects():
 
 
 outcome("scatter-by-id-objects", scatter_by_id_into_objects)
+
+
+def balancer_freed_on_one_rank():
+    lb = hetlb.mpi.Balancer(comm, records, mode="bulk_synchronous", iterations=1)
+    lb.stop()
+    if rank == 1:
+        lb.free()
+    try:
+        return lb.metrics()
+    finally:
+        lb.free()
+
+
+outcome("balancer-freed-on-one-rank", balancer_freed_on_one_rank)
 report()

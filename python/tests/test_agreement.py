@@ -30,6 +30,7 @@ def lines():
     ("balancer-async-global", "balancer global without bulk_synchronous"),
     ("balancer-speeds-device", "/dev/zero: is not a regular file"),
     ("scatter-by-id-objects", "scatter_by_id: rank 1: out: dtype object holds Python objects"),
+    ("balancer-freed-on-one-rank", "rank 1: metrics(): the balancer was freed: create another"),
 ])
 def test_same_error_on_every_rank(lines, check, message):
     outcomes = lines[check]
