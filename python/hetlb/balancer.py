@@ -336,7 +336,6 @@ class Balancer:
     def stop(self) -> None:
         """Collective: ends the run now (every rank calls it once; bulk-synchronous mode: after the same
         number of ``iteration_done()`` calls). Nothing is in flight afterwards."""
-        self._usable("stop")
         self._lb.stop()
 
     @property
