@@ -10,7 +10,8 @@ namespace hetlb {
 // "" when `path` is a readable regular file (or a pipe of the process's own: /dev/stdin, a shell's
 // process substitution /dev/fd/N), else "no such file", "is a directory", "is not a regular file" (a
 // device, a named pipe or a socket) or "cannot be read (<the system's reason>)". A file it accepts is an
-// input of the command (register_input, output_path.hpp): it throws Error when an output claims it.
+// input of the command (register_input, output_path.hpp): it throws Error when an output claims it, and
+// for a name holding a NUL byte (the system would read the name only up to it: another file).
 std::string unreadable_reason(const std::string& path);
 
 // The most any input file may hold (1 GiB): a pipe that never ends (`cat /dev/zero |`) is refused at

@@ -14,9 +14,10 @@ from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
+from . import _agreement
 from ._hetlb import Platform
-from ._hetlb_mpi import _Balancer, _speeds_of_platform
-from .planning import _whole
+from ._hetlb_mpi import _Balancer, _default_balancer, _speeds_of_platform
+from .planning import _text, _whole
 
 SpeedsLike = Union[None, str, "os.PathLike[str]", Sequence[float], dict, Platform]
 
@@ -66,14 +67,28 @@ def _row_bytes(a: np.ndarray) -> int:
     return a.dtype.itemsize * int(np.prod(a.shape[1:], dtype=np.int64))
 
 
-def _first_error(comm: Any, error: Optional[str]) -> None:
-    """Collective: raises the lowest failing rank's ValueError on every rank."""
+def _root(root: Any, comm: Any) -> int:
+    """A rank of ``comm`` (the collective calls' root)."""
+    r = _whole(root, "root")
+    if not 0 <= r < comm.Get_size():
+        raise ValueError(f"root {root}: expected a rank from 0 to {comm.Get_size() - 1}")
+    return r
+
+
+def _agreed(comm: Any, step: Any, prefix: str = "") -> None:
+    """Collective: runs this rank's part and raises the lowest failing rank's error on every rank, as a
+    ValueError (any failure: a MemoryError, a TypeError too), or on the failing rank itself its
+    KeyboardInterrupt or SystemExit as it was."""
     from mpi4py import MPI
 
+    failure = _agreement.attempt(step)
     rank, size = comm.Get_rank(), comm.Get_size()
-    first = comm.allreduce(rank if error is not None else size, op=MPI.MIN)
+    first = comm.allreduce(rank if failure is not None else size, op=MPI.MIN)
     if first < size:
-        raise ValueError(comm.bcast(error, root=first))
+        message = comm.bcast(None if failure is None else prefix + failure.message, root=first)
+        if first == rank and failure.original is not None:
+            raise failure.original
+        raise ValueError(message)
 
 
 class Balancer:
@@ -105,7 +120,13 @@ class Balancer:
       the same call everywhere);
     - ``costs``: one cost per record (finite, > 0; default 1 each), in the records' order. A rank's load
       is the sum of its records' costs: "load" balancing equalises those sums, "time" balances them by
-      speed (docs/runtime.md, "Item costs"); ``set_cost``/``set_costs`` change them while running.
+      speed (docs/runtime.md, "Item costs"); ``set_cost``/``set_costs`` change them while running;
+    - ``balancer``: "diffusion" (neighbour to neighbour), "global" (bulk-synchronous mode only: global
+      steps, any rank to any, planned by hetlb's exact planner) or "hybrid" (diffusion, plus a global step
+      when its predicted gain exceeds its cost; diffusion alone in the asynchronous mode); the default is
+      the C++ runtime's, "hybrid". ``total_iterations``: the program's number of ``iteration_done()``
+      calls for the hybrid rule (0: unknown). docs/runtime.md, "Global steps"; ``metrics()["global_steps"]``
+      lists the steps taken.
 
     A refusal is the same ValueError on every rank: the C library's one-line message for the options,
     ``rank R: ...`` naming the first rank whose records or ids are wrong.
@@ -117,11 +138,17 @@ class Balancer:
                  tolerance: float = 0.01, time_limit: float = 0.0, min_balancing_period: float = 1e-3,
                  min_computing_period: float = 0.0, progress_thread: bool = False,
                  wait_for_load: Optional[bool] = None, end_on_convergence: bool = True,
-                 sync_interval: int = 0, costs: Any = None) -> None:
+                 sync_interval: int = 0, costs: Any = None, balancer: str = _default_balancer,
+                 total_iterations: int = 0) -> None:
         layout = None
         local: dict = {}
 
+        _agreement.check_comm(comm)
+
         def check() -> None:
+            for name, value in (("topology", topology), ("strategy", strategy), ("balance", balance),
+                                ("balancer", balancer)):
+                local[name] = _text(value, name)
             if mode not in _MODES:
                 raise ValueError(f'mode "{mode}": unknown; expected async or bulk_synchronous')
             for name, value in (("k", k), ("tolerance", tolerance), ("time_limit", time_limit),
@@ -131,8 +158,9 @@ class Balancer:
                     local[name] = float(value)
                 except (TypeError, ValueError):
                     raise ValueError(f"{name} = {value!r}: expected a number") from None
-            local["iterations"] = _whole(iterations, "iterations")
-            local["sync_interval"] = _whole(sync_interval, "sync_interval")
+            local["iterations"] = _whole(iterations, "iterations", 1, 2**62)
+            local["sync_interval"] = _whole(sync_interval, "sync_interval", 0, 2**62)
+            local["total_iterations"] = _whole(total_iterations, "total_iterations", 0, 2**62)
             if speeds is None:
                 local["speeds"], local["speeds_file"] = [], ""
             elif isinstance(speeds, (dict, Platform)):  # hetlb.mpi.calibrate's dict, a hetlb.Platform
@@ -140,12 +168,14 @@ class Balancer:
                 local["speeds"], local["speeds_file"] = _speeds_of_platform(text, "speeds"), ""
             elif isinstance(speeds, (str, os.PathLike)):
                 local["speeds"], local["speeds_file"] = [], os.fspath(speeds)
+                if not isinstance(local["speeds_file"], str):
+                    raise TypeError(f"speeds = {speeds!r}: expected a file name (str)")
             else:
                 local["speeds"], local["speeds_file"] = [float(s) for s in speeds], ""
             try:
                 records_and_ids()
-            except ValueError as e:
-                raise ValueError(f"rank {comm.Get_rank()}: {e}") from None
+            except (ValueError, TypeError) as e:
+                raise ValueError(f"rank {comm.Get_rank()}: {_agreement.describe(e)}") from None
 
         def records_and_ids() -> None:
             nonlocal layout
@@ -161,13 +191,14 @@ class Balancer:
                     raise ValueError(f"ids: {given.min()}: expected ids >= 0 (unsigned 64-bit)")
                 local["ids"] = np.ascontiguousarray(given, dtype=np.uint64)
             local["costs"] = [] if costs is None else list(_costs(costs, count))
-        error = None
-        try:
-            check()
-        except (ValueError, TypeError) as e:
-            error = str(e)
-        _first_error(comm, error)
+        _agreed(comm, check)
 
+        # Ids given on every rank or on none (a rank computing them from the others' counts would wait).
+        given_ids = comm.allgather(ids is not None)
+        if len(set(given_ids)) > 1:
+            raise ValueError(f"ids: given on rank(s) {[r for r, g in enumerate(given_ids) if g]}, not on rank(s) "
+                             f"{[r for r, g in enumerate(given_ids) if not g]}: expected ids on every rank (an empty "
+                             "array where a rank has no records) or on none")
         # The record type: every rank with records gives the same; the others take it.
         kinds = comm.allgather(None if layout is None else (layout[1], layout[2]))
         given_kinds = [(r, kind) for r, kind in enumerate(kinds) if kind is not None]
@@ -186,13 +217,15 @@ class Balancer:
             wait = not _MODES[mode]
         else:
             wait = bool(wait_for_load)
+        self._freed = False
         self._lb = _Balancer(comm, records.reshape(-1).view(np.uint8), local["ids"],
-                             dtype.itemsize * int(np.prod(shape, dtype=np.int64)), dtype, list(shape), str(topology),
-                             str(strategy), local["k"], bool(virtual_load), bool(integer), str(balance),
+                             dtype.itemsize * int(np.prod(shape, dtype=np.int64)), dtype, list(shape),
+                             local["topology"], local["strategy"], local["k"], bool(virtual_load), bool(integer),
+                             local["balance"],
                              local["speeds"], local["speeds_file"], _MODES[mode], local["iterations"],
                              local["tolerance"], local["time_limit"], local["min_balancing_period"],
                              local["min_computing_period"], bool(progress_thread), wait, bool(end_on_convergence),
-                             local["sync_interval"], local["costs"])
+                             local["sync_interval"], local["costs"], local["balancer"], local["total_iterations"])
 
     @property
     def items(self) -> np.ndarray:
@@ -226,18 +259,21 @@ class Balancer:
         ``return_ids``: (array, its ids) at the root. In the bulk-synchronous mode between
         ``iteration_done()`` calls, or once the run has ended (docs/runtime.md, "Gather and scatter by id");
         a refusal is the same ValueError on every rank."""
-        error = None
-        rows = None
-        try:
+        rows = out = ids = None
+        at_root = False
+
+        def check() -> None:
+            nonlocal rows, out, ids, at_root
+            if self._freed:
+                raise ValueError("the balancer was freed: create another")
+            at_root = self.comm.Get_rank() == _root(root, self.comm)
             rows = self.items if values is None else _rows(values, "values")
             if len(rows) != len(self):
                 raise ValueError(f"values: {len(rows)} rows for {len(self)} records: expected one row per record")
-        except ValueError as e:
-            error = f"gather_by_id: rank {self.comm.Get_rank()}: {e}"
-        _first_error(self.comm, error)
-        at_root = self.comm.Get_rank() == root
-        out = np.empty((self.total_items,) + rows.shape[1:], dtype=rows.dtype) if at_root else None
-        ids = np.empty(self.total_items, dtype=np.uint64) if at_root and return_ids else None
+            if at_root:  # allocated before the agreement: a MemoryError reaches every rank
+                out = np.empty((self.total_items,) + rows.shape[1:], dtype=rows.dtype)
+                ids = np.empty(self.total_items, dtype=np.uint64) if return_ids else None
+        _agreed(self.comm, check, f"gather_by_id: rank {self.comm.Get_rank()}: ")
         row = _row_bytes(rows)
         into = None if out is None else out.reshape(-1).view(np.uint8)
         self._lb._gather_by_id(rows.reshape(-1).view(np.uint8), row, into, ids, int(root))
@@ -248,13 +284,19 @@ class Balancer:
         ascending id order; ignored elsewhere) goes to the ranks holding the ids. Each rank receives the
         rows of its records, in the order of ``ids``: into ``out`` (a writable C-contiguous array of one
         row per record) or, by default, over its records themselves (``items``). Returns that array."""
-        error = None
         target = None
         source = None
-        try:
+
+        def check() -> None:
+            nonlocal target, source
+            if self._freed:
+                raise ValueError("the balancer was freed: create another")
+            _root(root, self.comm)
             target = self.items if out is None else out
             if not isinstance(target, np.ndarray) or not target.flags.c_contiguous or not target.flags.writeable:
                 raise ValueError("out: expected a writable C-contiguous numpy array")
+            if target.dtype.hasobject:  # bytes written over the objects' pointers
+                raise ValueError(f"out: dtype {target.dtype} holds Python objects: expected rows of plain bytes")
             if target.ndim == 0 or len(target) != len(self):
                 raise ValueError(f"out: {len(target) if target.ndim else 0} rows for {len(self)} records: expected "
                                  "one row per record")
@@ -263,9 +305,7 @@ class Balancer:
                 if len(source) != self.total_items or _row_bytes(source) != _row_bytes(target):
                     raise ValueError(f"frame: {len(source)} rows of {_row_bytes(source)} bytes: expected "
                                      f"{self.total_items} rows of {_row_bytes(target)} bytes (one per record)")
-        except ValueError as e:
-            error = f"scatter_by_id: rank {self.comm.Get_rank()}: {e}"
-        _first_error(self.comm, error)
+        _agreed(self.comm, check, f"scatter_by_id: rank {self.comm.Get_rank()}: ")
         self._lb._scatter_by_id(None if source is None else source.reshape(-1).view(np.uint8), _row_bytes(target),
                                 target.reshape(-1).view(np.uint8), int(root))
         return target
@@ -273,7 +313,7 @@ class Balancer:
     def set_cost(self, id: int, cost: float) -> None:
         """The cost of the record ``id`` this rank holds (finite, > 0); local, between ``iteration_done()``
         calls. A cost travels with its record."""
-        self._lb.set_cost(int(id), float(cost))
+        self._lb.set_cost(_whole(id, "id", 0, (1 << 64) - 1), float(cost))
 
     def set_costs(self, costs: Any) -> None:
         """The costs of this rank's records, one per record in the order of ``ids``; local."""
@@ -306,6 +346,7 @@ class Balancer:
     def check_conservation(self) -> int:
         """Collective: the records over every rank, checked against the start by id (every id held by
         exactly one rank: their count and two 64-bit hash sums agree). ValueError on every rank otherwise."""
+        self._usable("check_conservation")
         return self._lb.check_conservation()
 
     def metrics(self) -> dict:
@@ -313,6 +354,7 @@ class Balancer:
         converged, max_convergence_date, data_transfer_amount, ctrl_messages, ...) plus ``final_loads``
         (records per rank) and ``speeds`` (each rank's speed, given or measured), numpy arrays, and
         ``ids_conserved`` (``check_conservation()``, which raises when ids were lost or duplicated)."""
+        self._usable("metrics")
         text, loads, speeds = self._lb._metrics()
         result = json.loads(text)
         result["final_loads"] = np.asarray(loads, dtype=np.int64)
@@ -357,7 +399,16 @@ class Balancer:
 
     def free(self) -> None:
         """Collective: frees the runtime and its communicators (``items`` and ``ids`` stay readable)."""
+        self._freed = True
         self._lb.free()
+
+    def _usable(self, name: str) -> None:
+        """Collective, before a collective call of the runtime: a balancer freed on one rank only is
+        refused on every rank (the others would wait for it)."""
+        def check() -> None:
+            if self._freed:
+                raise ValueError(f"{name}(): the balancer was freed: create another")
+        _agreed(self.comm, check, f"rank {self.comm.Get_rank()}: ")
 
     def __enter__(self) -> "Balancer":
         return self

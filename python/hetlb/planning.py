@@ -49,6 +49,10 @@ def platform(
         raise ValueError(f"platform: {type(source).__name__}: expected a dict, a JSON file path or a hetlb.Platform")
     if compute is None or comm is None:
         raise ValueError("platform: expected a dict, a JSON file path, or compute= and comm= arrays")
+    for label, values in (("compute", compute), ("comm", comm), ("comm_latency", comm_latency), ("names", names)):
+        if values is not None and hasattr(values, "__len__") and len(values) > _hetlb._max_processors:
+            raise ValueError(f"platform: {label} has {len(values)} values: expected at most "
+                             f"{_hetlb._max_processors} processors")
     compute = [float(x) for x in compute]
     comm = [float(x) for x in comm]
     if len(compute) != len(comm):
@@ -109,10 +113,11 @@ def plan_scatter(
     p = _as_platform(platform)
     if not isinstance(layout, str):
         raise TypeError(f"layout = {layout!r}: expected \"contiguous\" or \"any\"")
+    n = 0 if items is None else _whole(items, "items", 0, MAX_ITEMS)
+    evaluations = _whole(order_evaluations, "order_evaluations", 1, MAX_ORDER_EVALUATIONS)
     w = None if weights is None else _weights(weights)
-    return _hetlb._plan_scatter(p, 0 if items is None else _whole(items, "items"), algorithm, order,
-                                "" if root is None else str(root), bool(dp_fallback),
-                                _whole(order_evaluations, "order_evaluations"), w, layout)
+    return _hetlb._plan_scatter(p, n, _text(algorithm, "algorithm"), _text(order, "order"),
+                                "" if root is None else _text(root, "root"), bool(dp_fallback), evaluations, w, layout)
 
 
 def _weights(weights: Any) -> "np.ndarray":
@@ -140,13 +145,46 @@ def _weights(weights: Any) -> "np.ndarray":
     return np.ascontiguousarray(a.astype(np.float64))
 
 
-def _whole(value: Any, name: str) -> int:
+# The command line's ranges (hetlb scatter --items, --order-evaluations, --samples, --seed).
+MAX_ITEMS = 1 << 62
+MAX_ORDER_EVALUATIONS = 1 << 40
+MAX_SEED = (1 << 64) - 1
+
+
+def _whole(value: Any, name: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
+    """A whole number (an integer, or a float that is one) within [low, high] when given; ValueError
+    naming the argument, its value and the range otherwise (never a conversion error further down)."""
+    number = None
     if not isinstance(value, bool):
         if isinstance(value, numbers.Integral):
-            return int(value)
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-    raise ValueError(f"{name} = {value!r}: expected a whole number")
+            number = int(value)
+        elif isinstance(value, float) and value.is_integer():
+            number = int(value)
+    if number is None:
+        raise ValueError(f"{name} = {value!r}: expected a whole number")
+    if (low is not None and number < low) or (high is not None and number > high):
+        lo = "" if low is None else f" from {low}"
+        hi = "" if high is None else f" to {high}"
+        raise ValueError(f"{name} = {value!r}: expected a whole number{lo}{hi}")
+    return number
+
+
+def _real(value: Any, name: str) -> float:
+    """A real number (int, float, numpy scalar) as a float: TypeError naming the argument otherwise
+    (the library checks its range)."""
+    if isinstance(value, (bool, str, bytes)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} = {value!r}: expected a number")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name} = {value!r}: out of a double's range") from None
+
+
+def _text(value: Any, name: str) -> str:
+    """A string argument (a name or a path): TypeError naming it otherwise."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} = {value!r}: expected a string")
+    return value
 
 
 def _scatter_to_dict(self: ScatterPlan) -> dict:
@@ -179,12 +217,31 @@ def _scatter_perturb(
         text = json.dumps(factors)
     elif factors is not None:
         path = os.fspath(factors)
-    return json.loads(self._perturb(None if percent is None else float(percent),
+    return json.loads(self._perturb(None if percent is None else _real(percent, "percent"),
                                     None if samples is None else _whole(samples, "samples"),
                                     _whole(seed, "seed"), text, path))
 
 
+def _scatter_item_ids(self: ScatterPlan, rank: int) -> "np.ndarray":
+    """The items rank ``rank`` holds, in the order of its block (numpy int64)."""
+    return self._item_ids(_whole(rank, "rank"))
+
+
+def _no_new(cls: type, how: str) -> None:
+    """Instances of the library's types come from its functions only: one made by ``cls.__new__`` would
+    hold no object of the library (and crash the interpreter when used)."""
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise TypeError(f"hetlb.{cls.__name__}: cannot be created directly: {how}")
+    cls.__new__ = staticmethod(refuse)
+
+
+_no_new(Platform, "use hetlb.platform()")
+_no_new(ScatterPlan, "use hetlb.plan_scatter()")
+_no_new(Ring, "use hetlb.ring()")
+
+
 ScatterPlan.perturb = _scatter_perturb
+ScatterPlan.item_ids = _scatter_item_ids
 ScatterPlan.to_dict = _scatter_to_dict
 ScatterPlan.shares = property(_scatter_shares)
 
@@ -233,4 +290,5 @@ def plan_ring(source: RingLike, *, bidirectional: bool = False, verify: bool = F
     """Plans a redistribution on a processor ring (as ``hetlb ring``); ``verify=True`` checks the plan
     with the independent verifier and raises ValueError on a violation."""
     r = ring(source, bidirectional=bidirectional)
-    return RingPlan(r, json.loads(_hetlb._plan_ring(r, _whole(max_transfers, "max_transfers"), bool(verify))))
+    return RingPlan(r, json.loads(_hetlb._plan_ring(r, _whole(max_transfers, "max_transfers", 1, 1 << 62),
+                                                    bool(verify))))

@@ -11,7 +11,7 @@ from typing import Any, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _hetlb
-from .planning import PlatformLike, _as_platform, _whole
+from .planning import MAX_SEED, PlatformLike, _as_platform, _real, _text, _whole
 
 
 def _speeds_text(speeds) -> str:
@@ -35,6 +35,10 @@ def _param_text(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return _number_text(value)
+
+
+# hetlb simulate diffusion --nodes: 1 to 2^20 (the platform's limits then apply).
+MAX_NODES = 1 << 20
 
 
 def simulate_diffusion(
@@ -80,11 +84,14 @@ def simulate_diffusion(
     ValueError on bad options, with the command line's message.
     """
     text = _hetlb._simulate_diffusion(
-        str(platform), -1 if nodes is None else _whole(nodes, "nodes"), str(topology), str(strategy), float(k),
-        bool(virtual_load), bool(integer), bool(residue_equal), bool(coalesce_data), str(estimates),
-        str(lb_phase), bool(simulate_streaks), str(initial), float(load_per_node), float(ratio),
-        _whole(seed, "seed"), _whole(iterations, "iterations"), float(time_limit), float(min_comp_iter),
-        float(min_lb_iter), float(trace_interval), bool(trace), str(balance), _speeds_text(speeds),
+        _text(platform, "platform"), -1 if nodes is None else _whole(nodes, "nodes", 1, MAX_NODES),
+        _text(topology, "topology"), _text(strategy, "strategy"), _real(k, "k"),
+        bool(virtual_load), bool(integer), bool(residue_equal), bool(coalesce_data), _text(estimates, "estimates"),
+        _text(lb_phase, "lb_phase"), bool(simulate_streaks), _text(initial, "initial"),
+        _real(load_per_node, "load_per_node"), _real(ratio, "ratio"), _whole(seed, "seed", 0, MAX_SEED),
+        _whole(iterations, "iterations", 1, 1 << 62), _real(time_limit, "time_limit"),
+        _real(min_comp_iter, "min_comp_iter"), _real(min_lb_iter, "min_lb_iter"),
+        _real(trace_interval, "trace_interval"), bool(trace), _text(balance, "balance"), _speeds_text(speeds),
         [s if isinstance(s, str) else ":".join(_number_text(x) for x in s)
          for s in slowdowns],
         [f"{name}={_param_text(value)}" for name, value in (params or {}).items()])
@@ -109,5 +116,7 @@ def simulate_scatter(
     predicted and simulated makespans, their relative gap and per share the predicted and simulated
     dates."""
     p = _as_platform(platform)
-    return json.loads(_hetlb._simulate_scatter(p.to_json(), p.source, 0 if items is None else _whole(items, "items"),
-                                               str(algorithm), str(order), "" if root is None else str(root)))
+    return json.loads(_hetlb._simulate_scatter(p.to_json(), p.source,
+                                               0 if items is None else _whole(items, "items", 0, 1 << 40),
+                                               _text(algorithm, "algorithm"), _text(order, "order"),
+                                               "" if root is None else _text(root, "root")))

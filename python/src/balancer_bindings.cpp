@@ -36,6 +36,8 @@ struct BalancerOptions {
   bool wait_for_load = false, end_on_convergence = true;
   std::vector<double> speeds;
   long iterations = 20, sync_interval = 0;
+  std::string balancer = mpi::DiffusionOptions{}.balancer;  // "diffusion", "global" or "hybrid"
+  long total_iterations = 0;
   double tolerance = 0.01, time_limit = 0, min_balancing_period = 1e-3, min_computing_period = 0;
 };
 
@@ -58,6 +60,8 @@ mpi::DiffusionOptions runtime_options(const BalancerOptions& b) {
   o.tolerance = b.tolerance;
   o.time_limit = b.time_limit;
   o.min_balancing_period = b.min_balancing_period;
+  o.balancer = b.balancer;
+  o.total_iterations = b.total_iterations;
   o.min_computing_period = b.min_computing_period;
   return o;
 }
@@ -357,7 +361,7 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
                               bool bulk_synchronous, long iterations, double tolerance, double time_limit,
                               double min_balancing_period, double min_computing_period, bool progress_thread,
                               bool wait_for_load, bool end_on_convergence, long sync_interval,
-                              std::vector<double> costs) {
+                              std::vector<double> costs, std::string balancer, long total_iterations) {
              BalancerOptions o;
              o.topology = std::move(topology);
              o.strategy = std::move(strategy);
@@ -377,6 +381,8 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
              o.wait_for_load = wait_for_load;
              o.end_on_convergence = end_on_convergence;
              o.sync_interval = sync_interval;
+             o.balancer = std::move(balancer);
+             o.total_iterations = total_iterations;
              const MPI_Comm handle = comm_of(comm);
              return std::make_unique<Balancer>(std::move(comm), handle, std::move(records), std::move(ids), item_bytes,
                                                std::move(dtype), std::move(item_shape), o, costs);
@@ -387,7 +393,8 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
            py::arg("bulk_synchronous"), py::arg("iterations"), py::arg("tolerance"), py::arg("time_limit"),
            py::arg("min_balancing_period"), py::arg("min_computing_period"), py::arg("progress_thread"),
            py::arg("wait_for_load"), py::arg("end_on_convergence"), py::arg("sync_interval"),
-           py::arg("costs") = std::vector<double>{})
+           py::arg("costs") = std::vector<double>{}, py::arg("balancer") = mpi::DiffusionOptions{}.balancer,
+           py::arg("total_iterations") = 0)
       .def_property_readonly("items", &Balancer::items)
       .def_property_readonly("ids", &Balancer::ids)
       .def("__len__", &Balancer::size)
@@ -415,6 +422,7 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
            py::arg("root"))
       .def("free", &Balancer::free);
   m.def("_speeds_of_platform", &speeds_of_platform, py::arg("json"), py::arg("source"));
+  m.attr("_default_balancer") = mpi::DiffusionOptions{}.balancer;  // the C++ runtime's default
 }
 
 }  // namespace hetlb::python

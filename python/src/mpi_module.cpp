@@ -99,6 +99,14 @@ struct HeldBuffer {
     item_bytes = bytes;
     return bytes > 0 && bytes <= INT_MAX;
   }
+  // The item's type as the buffer describes it: its struct format and item shape ("" when nothing is
+  // held).
+  std::string signature() const {
+    if (!held) return {};
+    std::string s = view.format != nullptr ? view.format : "B";
+    for (int d = 1; d < view.ndim; ++d) s += fmt::format(",{}", view.shape[d]);
+    return s;
+  }
   HeldBuffer() = default;
   HeldBuffer(const HeldBuffer&) = delete;
   HeldBuffer& operator=(const HeldBuffer&) = delete;
@@ -113,6 +121,16 @@ struct MpiPlan {
   // Agreed on every rank: the previous scatter had receive buffers everywhere and no error, so the next
   // one may go straight to the C library (scatter_fast). Set by hetlb/mpi.py after its checked path.
   bool fast = false;
+  // The same for the gather: the previous gather ran on every rank after the agreement, so the next one
+  // may go straight to the C library (gather_fast).
+  bool gather_ready = false;
+  // The item types (buffer format and item shape) of the last agreed call on this rank: the direct paths
+  // take only buffers of the same types, so that the dtype agreed between the ranks still holds.
+  std::string scatter_send_type, scatter_recv_type, gather_send_type, gather_recv_type;
+  // free() on this rank: the plan is refused from then on, but its communicator stays until the object
+  // goes, so that a direct call of the other ranks still meets this rank's failing agreement (no hang).
+  bool freed = false;
+  bool direct_ok = false;  // every non-root count and the total positive (set at construction)
   std::map<long long, MPI_Datatype> item_types;  // committed contiguous types, by item size
 
   MpiPlan() = default;
@@ -130,8 +148,20 @@ struct MpiPlan {
   }
 
   const mpi::Plan& get() const {
-    if (!plan || !plan->valid()) throw Error("the plan was freed: create another");
+    if (freed || !plan || !plan->valid()) throw Error("the plan was freed: create another");
     return *plan;
+  }
+
+  // The item type of a buffer, as the direct paths compare it ("" for None or a non-buffer).
+  static std::string type_of(py::handle b) {
+    if (b.is_none()) return {};
+    HeldBuffer h;
+    if (PyObject_GetBuffer(b.ptr(), &h.view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+      PyErr_Clear();
+      return {};
+    }
+    h.held = true;
+    return h.signature();
   }
 
   MPI_Datatype item_type(long long item_bytes) {
@@ -150,13 +180,16 @@ struct MpiPlan {
   // fails). Returns true when the blocks moved; false on every rank when the arguments did not agree
   // (fast is then off: the caller takes the checked path, which says why).
   bool scatter_fast(py::handle sendbuf, py::handle recvbuf) {
-    const mpi::Plan& p = get();
+    if (!plan || !plan->valid()) throw Error("the plan was freed: create another");
+    const mpi::Plan& p = *plan;
     const bool root = p.rank() == p.distribution().root;
     HeldBuffer send, recv;
     long long send_item = 0, recv_item = 0;
-    bool ok = recv.hold(recvbuf.ptr(), true, p.count(), recv_item);
-    if (root) ok = send.hold(sendbuf.ptr(), false, p.distribution().total(), send_item) && ok;
+    bool ok = !freed && recv.hold(recvbuf.ptr(), true, p.count(), recv_item);
+    if (root && !freed) ok = send.hold(sendbuf.ptr(), false, p.distribution().total(), send_item) && ok;
     if (ok && root && send_item != recv_item) ok = false;
+    if (ok && recv.signature() != scatter_recv_type) ok = false;
+    if (ok && root && send.signature() != scatter_send_type) ok = false;
     const MPI_Datatype type = ok ? item_type(recv_item) : MPI_BYTE;
     const void* s = ok && root ? send.view.buf : nullptr;
     void* r = ok ? recv.view.buf : nullptr;
@@ -175,12 +208,15 @@ struct MpiPlan {
   // plan's items; a misfit passes a null buffer, so that the C library's agreement fails everywhere.
   // No earlier call is needed: nothing is allocated from another rank's layout.
   bool gather_fast(py::handle sendbuf, py::handle recvbuf) {
-    const mpi::Plan& p = get();
+    if (!plan || !plan->valid()) throw Error("the plan was freed: create another");
+    const mpi::Plan& p = *plan;
     const bool root = p.rank() == p.distribution().root;
     HeldBuffer send, recv;
     long long send_item = 0, recv_item = 0;
-    bool ok = send.hold(sendbuf.ptr(), false, p.count(), send_item);
-    if (root) ok = recv.hold(recvbuf.ptr(), true, p.distribution().total(), recv_item) && ok && send_item == recv_item;
+    bool ok = !freed && send.hold(sendbuf.ptr(), false, p.count(), send_item) && send.signature() == gather_send_type;
+    if (root && !freed)
+      ok = recv.hold(recvbuf.ptr(), true, p.distribution().total(), recv_item) && ok && send_item == recv_item &&
+           recv.signature() == gather_recv_type;
     const MPI_Datatype type = ok ? item_type(send_item) : MPI_BYTE;
     const void* s = ok ? send.view.buf : nullptr;
     void* r = ok && root ? recv.view.buf : nullptr;
@@ -189,6 +225,7 @@ struct MpiPlan {
       p.gather(s, type, r, type);
     } catch (const mpi::Error& e) {
       if (e.status() == HETLB_MPI_E_MPI) throw;
+      gather_ready = false;
       return false;
     }
     return true;
@@ -197,7 +234,7 @@ struct MpiPlan {
   // Whether the direct paths may be taken: a null buffer fails the C library's agreement only where
   // that rank has items to move (every non-root rank has some, and the total is positive).
   bool direct() const {
-    const auto& d = get().distribution();
+    const auto& d = plan->distribution();
     bool positive = d.total() > 0;
     for (std::size_t r = 0; r < d.counts.size(); ++r)
       positive = positive && (static_cast<int>(r) == d.root || d.counts[r] > 0);
@@ -230,6 +267,7 @@ std::unique_ptr<MpiPlan> make_plan(py::object comm, const std::string& platform_
     else
       p->plan = std::make_unique<mpi::Plan>(pf, items, root, c, req);
   }
+  p->direct_ok = p->direct();
   return p;
 }
 
@@ -272,8 +310,10 @@ PYBIND11_MODULE(_hetlb_mpi, m) {
       .def_property_readonly("predicted_makespan",
                              [](const MpiPlan& p) { return p.get().distribution().predicted_makespan; })
       .def("_scatter",
-           [](const MpiPlan& p, py::object sendbuf, py::object recvbuf, long long itemsize) {
+           [](MpiPlan& p, py::object sendbuf, py::object recvbuf, long long itemsize) {
              const hetlb::mpi::Plan& plan = p.get();
+             p.scatter_send_type = MpiPlan::type_of(sendbuf);
+             p.scatter_recv_type = MpiPlan::type_of(recvbuf);
              const void* s = read_pointer(sendbuf);
              void* r = write_pointer(recvbuf);
              ItemType t(itemsize);
@@ -281,8 +321,11 @@ PYBIND11_MODULE(_hetlb_mpi, m) {
              plan.scatter(s, t.type, r, t.type);
            })
       .def("_gather",
-           [](const MpiPlan& p, py::object sendbuf, py::object recvbuf, long long itemsize) {
+           [](MpiPlan& p, py::object sendbuf, py::object recvbuf, long long itemsize) {
              const hetlb::mpi::Plan& plan = p.get();
+             p.gather_send_type = MpiPlan::type_of(sendbuf);
+             p.gather_recv_type = MpiPlan::type_of(recvbuf);
+             p.gather_ready = p.direct_ok;  // the call is agreed on every rank: the next may go direct
              const void* s = read_pointer(sendbuf);
              void* r = write_pointer(recvbuf);
              ItemType t(itemsize);
@@ -290,15 +333,18 @@ PYBIND11_MODULE(_hetlb_mpi, m) {
              plan.gather(s, t.type, r, t.type);
            })
       .def_property("_fast", [](const MpiPlan& p) { return p.fast; },
-                    [](MpiPlan& p, bool on) { p.fast = on && p.direct(); })
-      .def_property_readonly("_direct", &MpiPlan::direct)
-      .def_property_readonly("_is_root", [](const MpiPlan& p) { return p.get().rank() == p.get().distribution().root; })
+                    [](MpiPlan& p, bool on) { p.fast = on && p.direct_ok; })
+      .def_property_readonly("_direct", [](const MpiPlan& p) { return p.gather_ready; })
+      .def_property_readonly("_is_root", [](const MpiPlan& p) {
+        return p.plan && p.plan->valid() && p.plan->rank() == p.plan->distribution().root;
+      })
       .def("_scatter_fast", &MpiPlan::scatter_fast)
       .def("_gather_fast", &MpiPlan::gather_fast)
       .def("free", [](MpiPlan& p) {
         p.free_types();
-        p.plan.reset();
-      }, "Collective: frees the plan and its communicator.");
+        p.freed = true;
+      }, "Collective: frees the plan (its communicator goes with the object; a call with the plan after free() "
+         "is refused on every rank).");
   m.def("_make_plan", &make_plan, py::arg("comm"), py::arg("platform_json"), py::arg("source"), py::arg("items"),
         py::arg("root"), py::arg("algorithm"), py::arg("order"), py::arg("dp_fallback") = false,
         py::arg("order_evaluations") = 2000, py::arg("weights") = py::none(), py::arg("layout") = "contiguous");

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -185,10 +186,35 @@ ScatterPlan plan(const PlatformHandle& h, long long items, const std::string& al
   return p;
 }
 
+// A Python integer within [lo, hi], else the command line's message for `option` with the value as given
+// (an integer past 64 bits included).
+long long whole_in(const py::int_& v, const char* option, long long lo, long long hi) {
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (x == -1 && PyErr_Occurred()) throw py::error_already_set();
+  if (overflow != 0 || x < lo || x > hi)
+    throw Error(fmt::format("{}: value {}: expected a whole number from {} to {}", option,
+                            std::string(py::str(py::handle(v))), lo, hi));
+  return x;
+}
+
+std::uint64_t seed_of(const py::int_& v) {
+  const unsigned long long x = PyLong_AsUnsignedLongLong(v.ptr());
+  if (x == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();  // negative or past 64 bits
+    throw Error(fmt::format("--seed: value {}: expected a whole number from 0 to {}",
+                            std::string(py::str(py::handle(v))), std::numeric_limits<std::uint64_t>::max()));
+  }
+  return x;
+}
+
 // `hetlb scatter --perturb PCT --samples N --seed S --factors FILE --format json` on this plan; percent
 // or samples None: not given; factors: the JSON text of a dict (source "factors") or a file's path.
-std::string perturb(const ScatterPlan& p, std::optional<double> percent_arg, std::optional<long long> samples_arg,
-                    std::uint64_t seed, const std::string& factors_text, const std::string& factors_path) {
+std::string perturb(const ScatterPlan& p, std::optional<double> percent_arg, std::optional<py::int_> samples_int,
+                    const py::int_& seed_int, const std::string& factors_text, const std::string& factors_path) {
+  const std::uint64_t seed = seed_of(seed_int);
+  std::optional<long long> samples_arg;
+  if (samples_int) samples_arg = whole_in(*samples_int, "--samples", 1, scatter::kMaxPerturbationSamples);
   if (p.weighted)
     throw Error("perturb: the plan has weights: the robustness study (--perturb, --factors) plans on item counts only");
   const bool percent_given = percent_arg.has_value(), samples_given = samples_arg.has_value();
@@ -299,10 +325,15 @@ void bind_scatter(py::module_& m) {
                              "The item at each position of the blocks (numpy int64): the identity unless the "
                              "layout is any. Block r is positions displacements[r] to displacements[r] + counts[r].")
       .def(
-          "item_ids",
-          [](const ScatterPlan& p, long long rank) {
+          "_item_ids",
+          [](const ScatterPlan& p, const py::int_& rank_int) {
             const auto size = static_cast<long long>(p.platform->processors.size());
-            if (rank < 0 || rank >= size) throw Error(fmt::format("rank = {}: expected a rank in [0, {})", rank, size));
+            int overflow = 0;
+            const long long rank = PyLong_AsLongLongAndOverflow(rank_int.ptr(), &overflow);
+            if (rank == -1 && PyErr_Occurred()) throw py::error_already_set();
+            if (overflow != 0 || rank < 0 || rank >= size)
+              throw Error(fmt::format("rank = {}: expected a rank in [0, {})",
+                                      std::string(py::str(py::handle(rank_int))), size));
             const std::vector<std::int64_t> perm = permutation_of(p);
             const auto r = static_cast<std::size_t>(rank);
             const std::int64_t first = displacements_in_rank_order(p)[r], count = counts_in_rank_order(p)[r];
@@ -366,6 +397,7 @@ void bind_scatter(py::module_& m) {
       [](const std::vector<std::pair<double, double>>& points, const std::string& model, double smallest,
          double largest) { return grows_with_items(fitted_cost(points, model), smallest, largest); },
       py::arg("points"), py::arg("model"), py::arg("smallest"), py::arg("largest"));
+  m.attr("_max_processors") = io::kMaxProcessors;
   m.def("_plan_scatter", &plan, py::arg("platform"), py::arg("items"), py::arg("algorithm"), py::arg("order"),
         py::arg("root"), py::arg("dp_fallback"), py::arg("order_evaluations"), py::arg("weights") = py::none(),
         py::arg("layout") = "contiguous", "Plans a scatter (hetlb.plan_scatter is the documented entry).");

@@ -53,8 +53,8 @@ void check_min_iteration(const char* name, double v) {
     throw Error(fmt::format("{} = {}: expected {}", name, v, diffusion::min_iteration_expected()));
 }
 
-// The options of `hetlb simulate diffusion`, with its defaults (simulate_diffusion.cpp); nodes < 0:
-// not given (a topology or load file then decides).
+// The options of `hetlb simulate diffusion`, with its defaults (simulate_diffusion.cpp); nodes -1: not
+// given (a topology or load file then decides); any other value outside 1 to 2^20 is refused.
 std::string simulate_diffusion(const std::string& platform, long long nodes, const std::string& topology,
                                const std::string& strategy, double k, bool virtual_load, bool integer,
                                bool residue_equal, bool coalesce_data, const std::string& estimates,
@@ -65,7 +65,7 @@ std::string simulate_diffusion(const std::string& platform, long long nodes, con
                                const std::vector<std::string>& slowdowns, const std::vector<std::string>& params) {
   sim::DiffusionConfig c;
   c.platform = platform;
-  if (nodes >= 0 && (nodes < 1 || nodes > (1 << 20)))
+  if (nodes != -1 && (nodes < 1 || nodes > (1 << 20)))
     throw Error(fmt::format("nodes = {}: expected 1 to {}", nodes, 1 << 20));
   if (iterations < 1) throw Error(fmt::format("iterations = {}: expected a whole number >= 1", iterations));
   if (min_comp_iter != -1) check_min_iteration("min_comp_iter", min_comp_iter);

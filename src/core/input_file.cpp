@@ -35,6 +35,11 @@ bool is_own_pipe(const std::string& path) {
 }  // namespace
 
 std::string unreadable_reason(const std::string& path) {
+  // A NUL byte ends the name for the system: "good.json\0/etc/shadow" would open good.json. Refused
+  // with the name shown up to the byte (a message is a C string: the byte would cut it there).
+  if (const std::size_t nul = path.find('\0'); nul != std::string::npos)
+    throw Error(path.substr(0, nul) + "\\0" + std::string(path.substr(nul + 1, 40).c_str()) +
+                ": a file name with a NUL byte: expected a name without one");
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (status.type() == std::filesystem::file_type::not_found || path.empty()) return "no such file";
