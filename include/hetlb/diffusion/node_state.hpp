@@ -42,8 +42,6 @@ class NodeState {
   // The node's own speed, given or measured; must be finite and > 0 (hetlb::Error otherwise).
   void set_speed(double speed);
   double speed() const { return speed_; }
-  double neighbour_speed(int slot) const { return speeds_[slot]; }
-  Balance balance_kind() const { return balance_; }
 
   // Receiving activity.
   void control_received(int slot, const Report& report);
