@@ -14,9 +14,8 @@ std::string platform_heading(const Platform& platform) {
 
 void print_scatter(std::ostream& out, const Platform& platform, const scatter::Result& r, const std::string& format) {
   if (format == "json") {
-    nlohmann::json j = scatter_json(r);
-    j["build"] = io::build_json();
-    out << j.dump(2) << "\n";
+    io::write_scatter_json(out, r, {{"build", io::build_json()}});
+    out << "\n";
     return;
   }
   if (format == "csv") {

@@ -1,29 +1,25 @@
 #include "hetlb/io/scatter_json.hpp"
 
+#include <map>
+#include <string>
+
+#include "json_stream.hpp"
+
 namespace hetlb::io {
 
-nlohmann::json scatter_json(const scatter::Result& r) {
+namespace {
+
+// Everything but the two per-processor arrays, "order" and "shares".
+nlohmann::json scatter_json_head(const scatter::Result& r) {
   using nlohmann::json;
-  json shares = json::array();
-  for (std::size_t i = 0; i < r.problem.size(); ++i) {
-    const auto& t = r.schedule.shares[i];
-    shares.push_back({{"name", r.problem.names[i]},
-                      {"items", r.plan.items[i]},
-                      {"comm_start", t.comm_start},
-                      {"comm_end", t.comm_end},
-                      {"finish", t.finish},
-                      {"idle", t.idle}});
-  }
   json j = {{"algorithm", r.plan.algorithm},
             {"method", r.plan.method},
             {"items", r.problem.items},
             {"makespan", r.schedule.makespan},
             {"lower_bound", r.plan.lower_bound},
             {"optimal", r.plan.optimal},
-            {"order", r.problem.names},
             {"root", r.root},
             {"first_finish", r.schedule.first_finish},
-            {"shares", shares},
             {"solve_seconds", r.solve_seconds}};
   if (r.plan.rational_optimum) j["rational_optimum"] = *r.plan.rational_optimum;
   if (r.plan.guarantee) j["guarantee"] = *r.plan.guarantee;
@@ -49,6 +45,61 @@ nlohmann::json scatter_json(const scatter::Result& r) {
     j["root_candidates"] = c;
   }
   return j;
+}
+
+}  // namespace
+
+nlohmann::json scatter_json(const scatter::Result& r) {
+  using nlohmann::json;
+  json shares = json::array();
+  for (std::size_t i = 0; i < r.problem.size(); ++i) {
+    const auto& t = r.schedule.shares[i];
+    shares.push_back({{"name", r.problem.names[i]},
+                      {"items", r.plan.items[i]},
+                      {"comm_start", t.comm_start},
+                      {"comm_end", t.comm_end},
+                      {"finish", t.finish},
+                      {"idle", t.idle}});
+  }
+  json j = scatter_json_head(r);
+  j["order"] = r.problem.names;
+  j["shares"] = std::move(shares);
+  return j;
+}
+
+void write_scatter_json(std::ostream& out, const scatter::Result& r, const nlohmann::json& extra, int indent) {
+  using nlohmann::json;
+  json j = scatter_json_head(r);
+  j["order"] = nullptr;  // placeholders: streamed below, in their sorted places
+  j["shares"] = nullptr;
+  for (const auto& [key, value] : extra.items()) j[key] = value;
+  const auto array = [&r](std::ostream& o, const detail::StreamedMember::Pad& pad, auto&& element) {
+    if (r.problem.size() == 0) {
+      o << "[]";
+      return;
+    }
+    o << '[';
+    for (std::size_t i = 0; i < r.problem.size(); ++i) {
+      o << (i ? "," : "") << pad(2);
+      element(o, i);
+    }
+    o << pad(1) << ']';
+  };
+  std::map<std::string, detail::StreamedMember> streamed;
+  streamed["order"].write = [&](std::ostream& o, const detail::StreamedMember::Pad& pad) {
+    array(o, pad, [&](std::ostream& e, std::size_t i) { e << json(r.problem.names[i]).dump(); });
+  };
+  streamed["shares"].write = [&](std::ostream& o, const detail::StreamedMember::Pad& pad) {
+    array(o, pad, [&](std::ostream& e, std::size_t i) {
+      const auto& t = r.schedule.shares[i];
+      // The keys in sorted order, as the JSON tree has them.
+      e << '{' << pad(3) << "\"comm_end\": " << json(t.comm_end).dump() << ',' << pad(3) << "\"comm_start\": "
+        << json(t.comm_start).dump() << ',' << pad(3) << "\"finish\": " << json(t.finish).dump() << ',' << pad(3)
+        << "\"idle\": " << json(t.idle).dump() << ',' << pad(3) << "\"items\": " << json(r.plan.items[i]).dump() << ','
+        << pad(3) << "\"name\": " << json(r.problem.names[i]).dump() << pad(2) << '}';
+    });
+  };
+  detail::write_json_streamed(out, j, indent, streamed);
 }
 
 nlohmann::json weighted_scatter_json(const scatter::WeightedResult& wr) {
