@@ -24,7 +24,7 @@
 
 #include "hetlb/diffusion/metrics.hpp"
 #include "hetlb/mpi/diffusion.h"
-#include "hetlb/mpi/distribution.hpp"  // hetlb::mpi::Error
+#include "hetlb/mpi/error.hpp"
 
 namespace hetlb::mpi {
 

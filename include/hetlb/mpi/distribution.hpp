@@ -9,29 +9,13 @@
 
 #include <mpi.h>
 
-#include "hetlb/error.hpp"
 #include "hetlb/model/platform.hpp"
+#include "hetlb/mpi/error.hpp"  // hetlb::mpi::Error
 #include "hetlb/mpi/plan.h"
 #include "hetlb/scatter/solve.hpp"
 #include "hetlb/scatter/weighted.hpp"
 
 namespace hetlb::mpi {
-
-// Raised identically on every rank of the communicator (argument errors), or on the ranks where MPI
-// failed (HETLB_MPI_E_MPI): `status` is a hetlb_mpi_error (HETLB_MPI_E_*), what() the one-line reason,
-// reporter() true on the one rank that prints it (the root; rank 0 when the root is in question).
-class Error : public hetlb::Error {
- public:
-  Error(int status, const std::string& what, bool reporter = true)
-      : hetlb::Error(what), status_(status), reporter_(reporter) {}
-  int status() const { return status_; }
-  bool reporter() const { return reporter_; }
-  int mpi_code() const { return hetlb_mpi_error_class(status_); }  // the registered MPI error class
-
- private:
-  int status_;
-  bool reporter_;
-};
 
 // How the platform's processors are bound to ranks. Position: processor k (after `count` expansion) runs
 // on rank k. Host: on the ranks of its host, the host being the processor's name or, for a `count`
