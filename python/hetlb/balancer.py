@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _agreement
 from ._hetlb import Platform
-from ._hetlb_mpi import _Balancer, _default_balancer, _speeds_of_platform
+from ._hetlb_mpi import _Balancer, _default_balance, _default_balancer, _default_topology, _speeds_of_platform
 from .planning import _text, _whole
 
 SpeedsLike = Union[None, str, "os.PathLike[str]", Sequence[float], dict, Platform]
@@ -101,12 +101,12 @@ class Balancer:
     records' positions in rank order (rank 0's first). The balancer holds copies of the records from
     then on: ``lb.items`` is the current array (re-read it after each ``iteration_done()``).
 
-    Options are ``hetlb-diffuse``'s where it has one (``topology="torus"``, ``strategy="besteffort"``,
-    ``k=1``, ``virtual_load=False``, ``integer=False``, ``balance="load"``, speeds measured, ``mode="async"``,
-    ``progress_thread=False`` ("calls"), ``wait_for_load`` on in the asynchronous mode), else the C++
-    runtime's (``iterations=20`` consecutive iterations within ``tolerance=0.01`` of the share to
-    converge, ``time_limit=0``: none, ``min_balancing_period=1e-3`` s, ``min_computing_period=0``,
-    ``sync_interval=0``: adaptive, ``end_on_convergence=True``):
+    Defaults are the C++ runtime's (docs/runtime.md): ``topology="auto"``, ``balance="time"`` (shares in
+    proportion to the ranks' measured speeds), ``balancer="hybrid"``, ``strategy="besteffort"``, ``k=1``,
+    ``virtual_load=False``, ``integer=False``, ``mode="async"``, ``progress_thread=False`` ("calls"),
+    ``wait_for_load`` on in the asynchronous mode, ``iterations=20`` consecutive iterations within
+    ``tolerance=0.01`` of the share to converge, ``time_limit=0``: none, ``min_balancing_period=1e-3`` s,
+    ``min_computing_period=0``, ``sync_interval=0``: adaptive, ``end_on_convergence=True``:
 
     - ``topology``: line, ring, torus, hypercube, complete, an edge-list file, or "auto" (a torus where
       the rank count fits one, else a ring);
@@ -132,9 +132,9 @@ class Balancer:
     ``rank R: ...`` naming the first rank whose records or ids are wrong.
     """
 
-    def __init__(self, comm: Any, items: Any = None, ids: Any = None, *, topology: str = "torus",
+    def __init__(self, comm: Any, items: Any = None, ids: Any = None, *, topology: str = _default_topology,
                  strategy: str = "besteffort", k: float = 1.0, virtual_load: bool = False, integer: bool = False,
-                 balance: str = "load", speeds: SpeedsLike = None, mode: str = "async", iterations: int = 20,
+                 balance: str = _default_balance, speeds: SpeedsLike = None, mode: str = "async", iterations: int = 20,
                  tolerance: float = 0.01, time_limit: float = 0.0, min_balancing_period: float = 1e-3,
                  min_computing_period: float = 0.0, progress_thread: bool = False,
                  wait_for_load: Optional[bool] = None, end_on_convergence: bool = True,

@@ -422,7 +422,9 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
            py::arg("root"))
       .def("free", &Balancer::free);
   m.def("_speeds_of_platform", &speeds_of_platform, py::arg("json"), py::arg("source"));
-  m.attr("_default_balancer") = mpi::DiffusionOptions{}.balancer;  // the C++ runtime's default
+  m.attr("_default_balancer") = mpi::DiffusionOptions{}.balancer;  // the C++ runtime's defaults
+  m.attr("_default_balance") = mpi::DiffusionOptions{}.balance;
+  m.attr("_default_topology") = mpi::DiffusionOptions{}.topology;
 }
 
 }  // namespace hetlb::python
