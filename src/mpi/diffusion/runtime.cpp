@@ -171,9 +171,14 @@ void DiffusionRuntime::set_costs(const double* costs, std::size_t n) {
   load_change_ += change;
 }
 
-// Waiting granularity (idle, minimum periods, the thread's poll): a twentieth of the balancing period,
-// at most 10 ms (a wave's rounds, and so the end on the time limit, move on at every poll).
-double DiffusionRuntime::quantum() const { return std::clamp(options.min_balancing_period / 20, 1e-5, 1e-2); }
+// Waiting granularity (idle, minimum periods, the thread's poll): a twentieth of the balancing period;
+// with a time limit, no wait goes past it, and past it 10 ms at most (a wave's rounds, and so the end,
+// move on at every poll).
+double DiffusionRuntime::quantum() const {
+  const double q = std::max(options.min_balancing_period / 20, 1e-5);
+  if (!(options.time_limit > 0)) return q;
+  return std::min(q, std::max(1e-2, t0_ + options.time_limit - now()));
+}
 
 void DiffusionRuntime::start() {
   if (started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "start() called twice; expected one start per run");
