@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -75,8 +76,9 @@ Slowdown parse_slowdown(const std::string& arg, int ranks) {
   s.factor = number(parts[1], what);
   s.start = number(parts[2], what);
   s.end = number(parts[3], what);
-  if (!(s.factor > 0) || !std::isfinite(s.factor))
-    throw hetlb::Error(fmt::format("{}: factor {}: expected a finite factor > 0", what, parts[1]));
+  if (!(s.factor > 0 && s.factor <= kMaxSlowdownFactor))
+    throw hetlb::Error(fmt::format("{}: factor {}: expected a finite factor > 0, at most {:g}", what, parts[1],
+                                   kMaxSlowdownFactor));
   if (!(s.start >= 0) || !std::isfinite(s.start))
     throw hetlb::Error(fmt::format("{}: start {}: expected a non-negative number of seconds", what, parts[2]));
   if (!(s.end > s.start) || !std::isfinite(s.end))
@@ -110,8 +112,25 @@ double Emulation::cost(double elapsed) const {
   return base_;
 }
 
+// A slowdown's factor holds within its window only: work begun in it at the slowed cost goes on at the
+// next cost from the window's end (and a window that begins meanwhile slows the rest).
+double Emulation::done_at(double elapsed, double items) const {
+  double t = elapsed, left = items;
+  for (;;) {
+    const double c = cost(t);
+    double next = std::numeric_limits<double>::infinity();
+    for (const Slowdown& s : mine_) {
+      if (s.start > t) next = std::min(next, s.start);
+      if (s.start <= t && s.end > t) next = std::min(next, s.end);
+    }
+    if (t + left * c <= next) return t + left * c;
+    left -= (next - t) / c;
+    t = next;
+  }
+}
+
 void Emulation::spend(double from, double start, double items) const {
-  const double until = from + items * cost(from - start);
+  const double until = start + done_at(from - start, items);
   for (double left = until - MPI_Wtime(); left > 0; left = until - MPI_Wtime()) {
 #ifdef HETLB_SMPI
     smpi_usleep(static_cast<useconds_t>(left * 1e6 + 0.5));

@@ -19,7 +19,8 @@ struct Slowdown {
 };
 
 // "RANK:FACTOR:START:END"; throws hetlb::Error "--slowdown ...: ..." for a rank out of range, a factor
-// <= 0 (or not finite), START < 0 or END <= START.
+// <= 0 or above kMaxSlowdownFactor (or not finite), START < 0 or END <= START.
+constexpr double kMaxSlowdownFactor = 1e6;
 Slowdown parse_slowdown(const std::string& arg, int ranks);
 // Throws hetlb::Error when two slowdowns of one rank overlap.
 void check_slowdowns(const std::vector<Slowdown>& slowdowns);
@@ -32,7 +33,9 @@ class Emulation {
   bool active() const { return active_; }
   // Seconds per item of this rank at `elapsed` seconds after start.
   double cost(double elapsed) const;
-  // Waits (sleeps) until `from` + `items` x cost(from - start), MPI_Wtime dates.
+  // The date (s after start) at which `items` begun at `elapsed` are done, each cost over its window.
+  double done_at(double elapsed, double items) const;
+  // Waits (sleeps) until those items begun at `from` are done, MPI_Wtime dates.
   void spend(double from, double start, double items) const;
 
  private:

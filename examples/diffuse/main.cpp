@@ -3,6 +3,7 @@
 // a synthetic kernel of --ratio x 1e6 flops per item (charged in simulated flops under SMPI). Options
 // mirror `hetlb simulate diffusion`. At the end rank 0 checks that every item id is held exactly once
 // with an intact payload and a correct result (exit 1 otherwise) and prints the metrics.
+#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <cstdio>
@@ -30,6 +31,7 @@
 #include "number_checks.hpp"
 #include "unlike_ranks.hpp"
 #include "verify.hpp"
+#include "watchdog.hpp"
 #include "work_run.hpp"
 
 #ifdef HETLB_SMPI
@@ -53,6 +55,13 @@ struct Options {
   long work = 0;
 };
 
+// An error every rank throws together (printed once, by rank 0). Any other failure once the options are
+// agreed is one rank's: it ends the job (MPI_Abort) with one line, since the others wait for it.
+struct Agreed : hetlb::Error {
+  using hetlb::Error::Error;
+};
+bool options_agreed = false;
+
 // The same verdict on every rank: the lowest failing rank's reason, printed once by rank 0.
 void agree(const std::string& local_error, MPI_Comm comm) {
   int rank = 0, size = 0;
@@ -66,7 +75,7 @@ void agree(const std::string& local_error, MPI_Comm comm) {
   std::string text = local_error;
   text.resize(static_cast<std::size_t>(length));
   MPI_Bcast(text.data(), length, MPI_CHAR, first, comm);
-  throw hetlb::Error(text);
+  throw Agreed(text);
 }
 
 int thread_level(const std::string& name) {
@@ -120,6 +129,7 @@ void add_options(CLI::App& app, Options& o) {
 constexpr double kMaxRatio = 1e6;              // 1e12 flops per item: about 1000 s at 1 Gflop/s
 constexpr double kMaxItemBytesInAll = 0x1p34;  // 16 GiB of items over every rank
 constexpr std::size_t kMaxItemBytes = std::size_t{1} << 30;
+constexpr double kMaxPeriod = 60;  // the runtime's bound on its periods (docs/limits.md)
 void check_options(const Options& o) {
   // The strategy and its parameters (a plug-in loaded and checked); k is the runtime's to check.
   hetlb::diffusion::strategy_of(o.strategy, o.k >= 1 ? o.k : 1.0, false, o.params, o.integer);
@@ -136,8 +146,9 @@ void check_options(const Options& o) {
   if (!(o.time_limit >= 0) || !std::isfinite(o.time_limit))
     throw hetlb::Error(fmt::format("--time-limit {}: expected a non-negative number of seconds (0: none)", o.time_limit));
   for (const auto& [name, value] : {std::pair{"--min-lb-iter", o.min_lb}, std::pair{"--min-comp-iter", o.min_comp}})
-    if (!std::isfinite(value) || (value < 0 && value != -1))
-      throw hetlb::Error(fmt::format("{} {}: expected a non-negative number of seconds", name, value));
+    if (!(value <= kMaxPeriod) || (value < 0 && value != -1))
+      throw hetlb::Error(fmt::format("{} {}: expected a non-negative number of seconds, at most {:g}", name, value,
+                                     kMaxPeriod));
   if (!(o.stop_after >= 0) || !std::isfinite(o.stop_after))
     throw hetlb::Error(fmt::format("--stop-after {}: expected a non-negative number of seconds (0: at convergence)",
                                    o.stop_after));
@@ -166,6 +177,7 @@ int run(const Options& o, int rank, int size) {
            {"--time-limit", o.time_limit}, {"--app-items", o.app_items}, {"--stop-after", o.stop_after},
            {"--speed-source", o.speed_source}, {"--costs", o.costs}}))
     return 2;
+  options_agreed = true;
   // Items and their initial placement (the simulator's initial loads, whole items).
   std::string error;
   std::vector<double> loads;
@@ -191,7 +203,8 @@ int run(const Options& o, int rank, int size) {
   }
   const std::uint64_t count = static_cast<std::uint64_t>(loads[static_cast<std::size_t>(rank)]);
   const double average = static_cast<double>(total) / size;
-  const double tau = average * o.ratio * 1e-3;  // the simulator's: the average load on a 1 Gflop/s host
+  // The simulator's: the average load on a 1 Gflop/s host (within the runtime's bound).
+  const double tau = std::min(average * o.ratio * 1e-3, kMaxPeriod);
 
   hetlb::mpi::DiffusionOptions options;
   options.topology = o.topology;
@@ -220,8 +233,15 @@ int run(const Options& o, int rank, int size) {
         owned[id].assign(b, b + bytes);
       },
       {}};
-  hetlb::mpi::Diffusion lb = o.app_items ? hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, callbacks)
-                                         : hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, o.item_bytes);
+  const auto make_lb = [&]() -> hetlb::mpi::Diffusion {
+    try {  // bad options: the same error on every rank
+      return o.app_items ? hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, callbacks)
+                         : hetlb::mpi::Diffusion(MPI_COMM_WORLD, options, o.item_bytes);
+    } catch (const hetlb::Error& e) {
+      throw Agreed(e.what());
+    }
+  };
+  hetlb::mpi::Diffusion lb = make_lb();
   const auto item_of = [&](std::size_t i) -> void* {
     return o.app_items ? static_cast<void*>(owned.at(lb.id(i)).data()) : lb.item(i);
   };
@@ -244,8 +264,13 @@ int run(const Options& o, int rank, int size) {
   const double real_flops = unlike.emulation.active() ? 0 : o.ratio * 1e6;  // emulated: cost by waiting
 #endif
   const std::size_t chunk = static_cast<std::size_t>(std::max(1.0, std::floor(average / 10)));
-  lb.start();
+  try {
+    lb.start();
+  } catch (const hetlb::mpi::Error& e) {  // decided on every rank from the totals
+    throw Agreed(e.what());
+  }
   const double start = MPI_Wtime();
+  const diffuse::Watchdog watchdog(o.time_limit, rank);  // the run ends even if a decision never returns
   bool running = o.work == 0;
   diffuse::WorkReport work;
   if (o.work > 0)
@@ -289,6 +314,7 @@ int run(const Options& o, int rank, int size) {
   }
   if (o.stop_after > 0) lb.stop();
   const double wall = MPI_Wtime() - start;
+  watchdog.disarm();
 
   nlohmann::json j = nlohmann::json::parse(lb.metrics_json());
   const std::string verdict = diffuse::verify(lb, item_of, o.item_bytes, total, rays, seismic_kernel ? &model : nullptr,
@@ -348,7 +374,15 @@ int main(int argc, char** argv) {
     const bool everywhere = hetlb::mpi::check_options_agree(MPI_COMM_WORLD, "hetlb-diffuse", {});
     if (rank == 0 || !everywhere) std::fprintf(stderr, "hetlb-diffuse: %s (see hetlb-diffuse --help)\n", e.what());
     code = 2;
-  } catch (const std::exception& e) {  // the same on every rank (agreed), printed once
+  } catch (const Agreed& e) {  // the same on every rank, printed once
+    if (rank == 0) std::fprintf(stderr, "hetlb-diffuse: %s\n", e.what());
+    code = 2;
+  } catch (const std::exception& e) {
+    if (options_agreed) {  // this rank's alone: the others would wait for it
+      std::fprintf(stderr, "hetlb-diffuse: rank %d: %s; ending the job\n", rank, e.what());
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     if (rank == 0) std::fprintf(stderr, "hetlb-diffuse: %s\n", e.what());
     code = 2;
   }

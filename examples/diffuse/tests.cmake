@@ -55,6 +55,8 @@ file(WRITE ${diffuse_data}/half-empty-6.loads "0 600 0 0 600 0\n")
 file(WRITE ${diffuse_data}/last-holds-all-5.loads "0 0 0 0 200\n")
 file(WRITE ${diffuse_data}/asymmetric.edges "0 1\n1 0\n1 2\n2 1\n2 3\n")
 file(WRITE ${diffuse_data}/out-of-range.edges "0 1\n1 0\n1 2\n2 1\n2 7\n7 2\n")
+file(WRITE ${diffuse_data}/one-item-4.loads "1 0 0 0\n")
+file(WRITE ${diffuse_data}/three-items-4.loads "2 1 0 0\n")
 
 diffuse_test(diffuse_np2_line_calls 2 --topology line)
 # Integer load: within 1% of the average needs whole items, so at least 100 items per rank.
@@ -83,6 +85,18 @@ diffuse_test(diffuse_np4_app_items_thread_integer 4 --topology torus --app-items
 set(DIFFUSE_CHECK_ARGS -DCONVERGED=any)
 diffuse_test(diffuse_np4_stop_calls 4 --topology ring --iterations 1000000 --stop-after 0.3)
 diffuse_test(diffuse_np4_stop_thread 4 --topology torus --iterations 1000000 --stop-after 0.3 --progress thread)
+# Fewer items than ranks (ranks holding load but never an item): converged, no time limit needed (they
+# ran forever).
+diffuse_test(diffuse_np4_one_item 4 --initial ${diffuse_data}/one-item-4.loads --time-limit 0)
+diffuse_test(diffuse_np4_three_items_thread 4 --initial ${diffuse_data}/three-items-4.loads --time-limit 0
+  --progress thread)
+# The time limit on the clock: a balancing period past the limit no longer delays the end (it ended
+# after the period, 50 s); the windows of slowdowns end (the factor held past its window's end).
+set(DIFFUSE_CHECK_ARGS -DCONVERGED=any)
+diffuse_test(diffuse_np4_time_limit_before_period 4 --iterations 1000000 --min-lb-iter 50 --time-limit 1)
+set_tests_properties(diffuse_np4_time_limit_before_period PROPERTIES TIMEOUT 20)
+diffuse_test(diffuse_np4_slowdown_window_ends 4 --ratio 1 --slowdown 1:1e6:0:0.3)
+set_tests_properties(diffuse_np4_slowdown_window_ends PROPERTIES TIMEOUT 20)
 set(DIFFUSE_CHECK_ARGS "-DNOTICE=MPI_THREAD_MULTIPLE is not provided on every rank; running in progress\\(\\) mode")
 diffuse_test(diffuse_np3_thread_unavailable_falls_back 3 --topology ring --progress thread --thread-level funneled)
 unset(DIFFUSE_CHECK_ARGS)
@@ -149,6 +163,28 @@ diffuse_error_test(diffuse_error_min_lb_iter_nan 2 "--min-lb-iter nan: expected 
 diffuse_error_test(diffuse_error_min_comp_iter_nan 2 "--min-comp-iter nan: expected a non-negative number of seconds"
   --min-comp-iter nan)
 diffuse_error_test(diffuse_error_ratio_0 2 "--ratio 0: expected a positive ratio" --ratio 0)
+# Values past which a run outlasts its time limit (docs/limits.md).
+diffuse_error_test(diffuse_error_min_lb_iter_huge 2 "--min-lb-iter 1e.300: expected a non-negative number of seconds, at most 60"
+  --min-lb-iter 1e300)
+diffuse_error_test(diffuse_error_min_comp_iter_huge 2 "--min-comp-iter 61: expected a non-negative number of seconds, at most 60"
+  --min-comp-iter 61)
+diffuse_error_test(diffuse_error_slowdown_factor_huge 4 "--slowdown 1:1e308:0:1: factor 1e308: expected a finite factor > 0, at most 1e.06"
+  --slowdown 1:1e308:0:1)
+# One rank failing after the option agreement (rank 0 cannot hold its items in a 400 MB address space):
+# the job ends with its one line (the others waited in start() forever).
+string(REPLACE ";" " " mpirun_words "${diffuse_mpirun}")
+add_test(NAME diffuse_one_rank_fails_after_agreement COMMAND ${CMAKE_COMMAND}
+  "-DCOMMAND=sh|-c|ulimit -v 400000 && exec ${HETLB_TIMEOUT} 30 ${mpirun_words} 4 $<TARGET_FILE:hetlb-diffuse> --item-bytes 10000000 --load-per-node 20"
+  "-DEXPECTED=rank 0: std::bad_alloc; ending the job" -DPREFIX=hetlb-diffuse: -P ${PROJECT_SOURCE_DIR}/src/mpi/expect_error.cmake)
+diffuse_test_properties(diffuse_one_rank_fails_after_agreement 40)
+# A strategy decision that never returns: the job ends past the time limit, with one line per rank caught.
+add_test(NAME diffuse_time_limit_decision_never_returns COMMAND ${HETLB_TIMEOUT} 30 ${diffuse_mpirun} 4
+  $<TARGET_FILE:hetlb-diffuse> --strategy plugin:${CMAKE_BINARY_DIR}/plugins/libhetlb_strategy_faulty_8.so
+  --time-limit 1 --load-per-node 10)
+diffuse_test_properties(diffuse_time_limit_decision_never_returns 40)
+set_tests_properties(diffuse_time_limit_decision_never_returns PROPERTIES
+  PASS_REGULAR_EXPRESSION "hetlb-diffuse: rank [0-9]: still running 5 s after the --time-limit of 1 s")
+add_dependencies(hetlb-diffuse hetlb_strategy_faulty_8)
 # A negative seed was wrapped to 2^64 - 5 and ran; counts past their type were saturated and ran.
 diffuse_error_test(diffuse_error_negative_seed 2 "--seed: value -5: expected a whole number from 0 to" --seed -5)
 diffuse_error_test(diffuse_error_iterations_past_type 2

@@ -1,7 +1,8 @@
 /* Faulty plug-ins for the tests of the checks (one per FAULT): another interface version, negative,
  * non-finite or excessive transfers, a failing decide(), a parameter declared twice, a parameter name
- * that cannot be given as NAME=VALUE. */
+ * that cannot be given as NAME=VALUE, a decide() that never returns once its node holds load. */
 #include <math.h>
+#include <unistd.h>
 
 #include <hetlb/strategy_plugin.h>
 
@@ -16,6 +17,8 @@ static int decide(const hetlb_node_view* node, double* transfers) {
   transfers[0] = node->load * 2;
 #elif FAULT == 5
   return 7;
+#elif FAULT == 8
+  for (;;) sleep(1);
 #endif
   return 0;
 }

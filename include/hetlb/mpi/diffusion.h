@@ -30,8 +30,8 @@ typedef struct hetlb_diffusion_options {
   double k;                       /* best effort's divisor, >= 1 */
   int virtual_load;               /* announce transfers on control messages */
   int integer;                    /* integer load (DASUD's rules) */
-  double min_balancing_period;    /* s between two decisions of a rank */
-  double min_computing_period;    /* s: iteration_done() makes iterations last at least this long */
+  double min_balancing_period;    /* s between two decisions of a rank, at most 60 */
+  double min_computing_period;    /* s (at most 60): iteration_done() makes iterations last this long */
   long iterations;                /* consecutive computing iterations within tolerance to converge */
   double tolerance;               /* 0.01: within 1% of the average */
   double time_limit;              /* s after start; 0: none */
@@ -41,7 +41,8 @@ typedef struct hetlb_diffusion_options {
    * the same call everywhere and items move only inside agreed calls (docs/runtime.md). */
   int bulk_synchronous;
   long sync_interval;             /* calls between a contribution to the agreement and its result; 0: adaptive
-                                     (every call while out of band, up to 8 once in band; the default) */
+                                     (every call while out of band, up to 8 once in band; the default);
+                                     at most 1,000,000 */
   int wait_for_load;              /* asynchronous mode: iteration_done waits while holding nothing (0) */
   int end_on_convergence;         /* 0: only stop() or time_limit end the run (1) */
   const char* balance;            /* "time" (load / speed) or "load"; NULL: time */

@@ -38,8 +38,8 @@ struct DiffusionOptions {
   std::vector<std::string> strategy_params;  // NAME=VALUE, parameters of the strategy
   bool virtual_load = false;
   bool integer = false;
-  double min_balancing_period = 1e-3;  // s (the simulator's tau)
-  double min_computing_period = 0;     // s (the simulator's tau / 10)
+  double min_balancing_period = 1e-3;  // s (the simulator's tau), at most 60
+  double min_computing_period = 0;     // s (the simulator's tau / 10), at most 60
   // Consecutive computing iterations within `tolerance` to converge. 20 suits applications (the study's
   // specs and hetlb-diffuse set their own).
   long iterations = 20;
@@ -55,9 +55,10 @@ struct DiffusionOptions {
   // 0 (the default): adaptive, every call while some rank is out of its band or owes items, doubling up
   // to sync_interval_max once all are in band.
   bool bulk_synchronous = false;
-  long sync_interval = 0;
+  long sync_interval = 0;  // at most 1,000,000 (as sync_interval_max)
   // Asynchronous mode: iteration_done() waits while the rank holds nothing until items arrive (the
-  // papers' idle time). Off by default: a rank without items returns at once.
+  // papers' idle time), or until it learns that some rank is in stop(). Off by default: a rank without
+  // items returns at once.
   bool wait_for_load = false;
   // false: convergence does not end the run (the application ends it with stop(), or time_limit).
   bool end_on_convergence = true;
@@ -160,7 +161,8 @@ class Diffusion {
   bool iteration_done(double compute_seconds);
   void progress();        // receiving and balancing, in progress() mode (no-op with a thread)
   // Collective: ends the run now (every rank calls it once; bulk-synchronous mode: after the same
-  // number of iteration_done() calls).
+  // number of iteration_done() calls; asynchronous mode: a rank waiting for load returns from
+  // iteration_done() once another rank is in stop(), and no later call waits).
   void stop();
   bool finished() const;
 

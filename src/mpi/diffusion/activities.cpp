@@ -130,7 +130,7 @@ void DiffusionRuntime::poll() {
 // Algorithm 3: apply the control messages received, run the strategy on the own view and the
 // estimates, report to every neighbour. The next step comes one minimum period later.
 void DiffusionRuntime::balance() {
-  if (frozen_ || hold_) return;  // settled for a termination wave: this step comes when it is over
+  if (frozen_ || hold_ || stopping_) return;  // settled for a wave (this step comes after it), or stopping
   const double start = now();
   // Balance by time with measured speeds: a speed of 0 on the wire is "not measured yet"; such a
   // neighbour is taken to be as fast as this rank. This rank decides once it has measured its own speed
@@ -185,12 +185,18 @@ void DiffusionRuntime::balance() {
 // same wave. A wave that
 // finds every rank converged but not all settled holds every rank's decisions until the next wave
 // (a rank that leaves the band resumes at once), so that data in flight lands and the next one ends.
+// Past the time limit a rank starts its next wave at once, whatever the period: the limit is checked on
+// the clock at every poll, not only at the waves' pace.
 void DiffusionRuntime::termination() {
   if (wave_.active()) {
     if (wave_.test(wave_out_)) wave_done();
-  } else if (now() >= next_wave_) {
+  } else if (now() >= next_wave_ || past_time_limit()) {
     start_wave();
   }
+}
+
+bool DiffusionRuntime::past_time_limit() const {
+  return options.time_limit > 0 && now() - t0_ >= options.time_limit;
 }
 
 void DiffusionRuntime::start_wave() {
@@ -204,7 +210,8 @@ void DiffusionRuntime::start_wave() {
   wave_in_[1] = settled ? 0 : 1;
   wave_in_[2] = static_cast<double>(sent);
   wave_in_[3] = static_cast<double>(data_messages_received());
-  wave_in_[4] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
+  wave_in_[4] = past_time_limit() ? 1 : 0;
+  wave_in_[8] = stopping_ ? 1 : 0;
   contribute_speed();
   wave_.start(wave_in_);
   ++waves_started_;
@@ -212,9 +219,14 @@ void DiffusionRuntime::start_wave() {
 
 void DiffusionRuntime::wave_done() {
   update_target();
-  if ((options.end_on_convergence && wave_out_[1] == 0 && wave_out_[2] == wave_out_[3]) || wave_out_[4] > 0) {
+  if ((options.end_on_convergence && wave_out_[1] == 0 && wave_out_[2] == wave_out_[3]) || wave_out_[4] > 0 ||
+      wave_out_[8] == size_) {
     finish();
     return;
+  }
+  if (wave_out_[8] > 0 && !others_stopping_) {
+    others_stopping_ = true;
+    data_cv_.notify_all();  // a rank waiting for load goes on to its stop()
   }
   frozen_ = false;
   hold_ = options.end_on_convergence && wave_out_[0] == 0 && tracker_->converged(0);
@@ -256,31 +268,42 @@ void DiffusionRuntime::finish() {
   data_cv_.notify_all();
 }
 
-// stop(): every rank calls it once. The ranks first agree on how many termination waves were started
-// (a rank may be one ahead), complete them all (one may end the run by itself), then close.
+// stop(): every rank calls it once. Bulk-synchronous mode: bulk_synchronous.cpp. Asynchronous mode:
+// the rank makes no more decisions and goes on with the termination waves (receiving meanwhile) until
+// one finds every rank in stop(), or ends the run otherwise. Ranks still computing take part in the
+// waves from their own calls; those waiting for load learn from the first such wave that a rank stops,
+// and return, so that their program reaches its stop() too.
 void DiffusionRuntime::stop() {
   if (!started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "stop() before start()");
   std::unique_lock lock(mutex_);
-  long long most = 0;
   if (options.bulk_synchronous) {
     bsp_stop(lock);
-  } else {
-    MPI_Allreduce(&waves_started_, &most, 1, MPI_LONG_LONG, MPI_MAX, stop_);
+  } else if (!finished_) {
+    async_stop(lock);
   }
-  while (!finished_) {
-    if (wave_.active()) {
-      if (wave_.test(wave_out_)) wave_done();
-      continue;
-    }
-    if (waves_started_ >= most) break;
-    start_wave();
-  }
-  if (!finished_) finish();
   quit_ = true;
   lock.unlock();
   if (thread_.joinable()) thread_.join();
   lock.lock();
   take_in();
+}
+
+void DiffusionRuntime::async_stop(std::unique_lock<std::mutex>& lock) {
+  stopping_ = true;
+  next_wave_ = now();  // no period to wait: the other ranks learn of it from the next wave
+  while (!finished_) {
+    receive_all();
+    if (wave_.active()) {
+      if (wave_.test(wave_out_)) wave_done();
+    } else {
+      start_wave();
+    }
+    if (!outgoing_.empty()) reap();
+    if (finished_) break;
+    lock.unlock();
+    pause_for(quantum());
+    lock.lock();
+  }
 }
 
 }  // namespace hetlb::mpi::detail

@@ -56,6 +56,28 @@ TEST(HandoverRule, CarryAndOwedReachingAnItemIsAWholeItem) {
   EXPECT_FALSE(handover_vote(s, true, {1 - owed, 0.0}, 0).owes_whole_item);  // nothing held to send
 }
 
+// Balanced loads (every rank in its band): a rank owing its neighbours a fraction of an item, decision
+// after decision, never votes for a hand-over and the sums never agree on one (items would move back
+// and forth on a balanced run).
+TEST(HandoverRule, BalancedRankOwingAFractionInItsBandNeverHandsOver) {
+  const diffusion::ConvergenceTracker band(3, 40.0, 5);  // 1% of 40: [39.6, 40.4]
+  NodeState s(40.3, 2, false);
+  const std::vector<double> no_carry(2, 0.0);
+  for (int call = 0; call < 10; ++call) {
+    s.control_received(0, Report{39.8, 0, 0, 1});
+    s.control_received(1, Report{39.9, 0, 0, 1});
+    s.decide(diffusion::Strategy("simple"));
+    ASSERT_GT(s.owed_total(), 0);
+    ASSERT_LT(s.owed_total(), 1);  // less than an item in all
+    const HandoverVote v = handover_vote(s, band.in_band(s.real()), no_carry, 40);
+    EXPECT_FALSE(v.out_of_band);
+    EXPECT_TRUE(v.owes_part);
+    EXPECT_FALSE(v.owes_whole_item);
+    // The neighbours, in their band, owe nothing: no rank out of its band, none owing a whole item.
+    EXPECT_FALSE(handover_agreed(v.owes_whole_item ? 1 : 0, v.out_of_band ? 1 : 0, v.owes_part ? 1 : 0));
+  }
+}
+
 TEST(HandoverRule, AgreedOnlyWhenAReleaseCanMoveLoad) {
   EXPECT_TRUE(handover_agreed(1, 0, 0));
   EXPECT_TRUE(handover_agreed(2, 3, 0));

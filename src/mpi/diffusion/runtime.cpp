@@ -18,6 +18,10 @@ namespace hetlb::mpi::detail {
 
 namespace {
 constexpr int kWaveTag = 9;  // termination waves on term_ (the closing exchange uses 8)
+// Bounds that keep a run able to end on its time limit (docs/limits.md): the periods set the waits
+// and the termination waves' pace, the intervals the bulk-synchronous agreements'.
+constexpr double kMaxPeriod = 60;
+constexpr long kMaxSyncInterval = 1000000;
 
 // Argument checks, the same verdict on every rank (the options are the same on every rank; a rank
 // whose options differ is reported by the lowest such rank).
@@ -33,12 +37,12 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
     if (!application_items && item_bytes == 0) throw hetlb::Error("item size 0: expected items of at least 1 byte");
     if (application_items && (!callbacks.size || !callbacks.pack || !callbacks.unpack))
       throw hetlb::Error("item callbacks: size, pack and unpack are all required");
-    if (!(o.min_balancing_period > 0) || !std::isfinite(o.min_balancing_period))
-      throw hetlb::Error(fmt::format("min_balancing_period = {}: expected a positive number of seconds",
-                                     o.min_balancing_period));
-    if (!(o.min_computing_period >= 0) || !std::isfinite(o.min_computing_period))
-      throw hetlb::Error(fmt::format("min_computing_period = {}: expected a non-negative number of seconds",
-                                     o.min_computing_period));
+    if (!(o.min_balancing_period > 0 && o.min_balancing_period <= kMaxPeriod))
+      throw hetlb::Error(fmt::format("min_balancing_period = {}: expected a positive number of seconds, at most {:g}",
+                                     o.min_balancing_period, kMaxPeriod));
+    if (!(o.min_computing_period >= 0 && o.min_computing_period <= kMaxPeriod))
+      throw hetlb::Error(fmt::format("min_computing_period = {}: expected a non-negative number of seconds, at "
+                                     "most {:g}", o.min_computing_period, kMaxPeriod));
     if (o.iterations < 1) throw hetlb::Error(fmt::format("iterations = {}: expected at least 1", o.iterations));
     if (!(o.tolerance > 0)) throw hetlb::Error(fmt::format("tolerance = {}: expected > 0", o.tolerance));
     if (!(o.time_limit >= 0)) throw hetlb::Error(fmt::format("time_limit = {}: expected >= 0 s", o.time_limit));
@@ -62,11 +66,12 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
     if (!(o.speed_time_constant > 0) || !std::isfinite(o.speed_time_constant))
       throw hetlb::Error(fmt::format("speed_time_constant = {}: expected a positive number of iterations",
                                      o.speed_time_constant));
-    if (o.sync_interval < 0)
-      throw hetlb::Error(fmt::format("sync_interval = {}: expected 0 (adaptive) or at least 1 iteration",
-                                     o.sync_interval));
-    if (o.sync_interval_max < 1)
-      throw hetlb::Error(fmt::format("sync_interval_max = {}: expected at least 1 iteration", o.sync_interval_max));
+    if (o.sync_interval < 0 || o.sync_interval > kMaxSyncInterval)
+      throw hetlb::Error(fmt::format("sync_interval = {}: expected 0 (adaptive) or 1 to {} iterations",
+                                     o.sync_interval, kMaxSyncInterval));
+    if (o.sync_interval_max < 1 || o.sync_interval_max > kMaxSyncInterval)
+      throw hetlb::Error(fmt::format("sync_interval_max = {}: expected 1 to {} iterations", o.sync_interval_max,
+                                     kMaxSyncInterval));
     if (o.speed_window < 1)
       throw hetlb::Error(fmt::format("speed_window = {}: expected at least 1 sample", o.speed_window));
     if (o.speed_confirm < 0)
@@ -100,7 +105,7 @@ DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std
   MPI_Comm_dup(hood.graph, &data_);
   MPI_Comm_dup(hood.graph, &term_);
   MPI_Comm_dup(hood.graph, &stop_);
-  wave_.init(term_, kWaveTag, 8);
+  wave_.init(term_, kWaveTag, kWaveCounters);
   const int degree = static_cast<int>(hood.neighbours.size());
   for (int p = 0; p < degree; ++p) slot_of_[hood.neighbours[p]] = p;
   last_sent_.resize(degree);
@@ -166,8 +171,14 @@ void DiffusionRuntime::set_costs(const double* costs, std::size_t n) {
   load_change_ += change;
 }
 
-// Waiting granularity (idle, minimum periods, the thread's poll): a twentieth of the balancing period.
-double DiffusionRuntime::quantum() const { return std::max(options.min_balancing_period / 20, 1e-5); }
+// Waiting granularity (idle, minimum periods, the thread's poll): a twentieth of the balancing period;
+// with a time limit, no wait goes past it, and past it 10 ms at most (a wave's rounds, and so the end,
+// move on at every poll).
+double DiffusionRuntime::quantum() const {
+  const double q = std::max(options.min_balancing_period / 20, 1e-5);
+  if (!(options.time_limit > 0)) return q;
+  return std::min(q, std::max(1e-2, t0_ + options.time_limit - now()));
+}
 
 void DiffusionRuntime::start() {
   if (started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "start() called twice; expected one start per run");
@@ -175,6 +186,12 @@ void DiffusionRuntime::start() {
   long long mine = static_cast<long long>(store.size());
   MPI_Allreduce(&mine, &total_items_, 1, MPI_LONG_LONG, MPI_SUM, hood.graph);
   initial_items_ = mine;
+  // Asynchronous mode, fewer items than ranks: a rank that never holds an item never measures its speed.
+  if (!options.bulk_synchronous && total_items_ > 0 && total_items_ < size_ && by_time() && given_speed_ == 0)
+    throw Error(HETLB_DIFFUSION_ERR_ARG,
+                fmt::format("{} items for {} ranks with measured speeds: expected at least one item per rank "
+                            "(a rank's speed is measured on its items), given speeds, or balance = \"load\"",
+                            total_items_, size_));
   const double load = store.total_cost();  // with unit costs the item count
   MPI_Allreduce(&load, &total_load_, 1, MPI_DOUBLE, MPI_SUM, hood.graph);
   initial_load_ = total_load_;
@@ -192,6 +209,13 @@ void DiffusionRuntime::start() {
   next_wave_ = t0_ + options.min_balancing_period;
   started_ = true;
   begin_iteration();
+  // Asynchronous mode, no item on any rank: nothing to balance, every rank has converged at start.
+  if (!options.bulk_synchronous && total_items_ == 0 && options.end_on_convergence) {
+    tracker_->record(0, relative(0), 0);
+    tracker_->extend(0, options.iterations - 1);
+    converged_at_ = 0;
+    finish();
+  }
   if (options.bulk_synchronous) {
     sync_interval_ = options.sync_interval > 0 ? options.sync_interval : 1;
     stall_.start(t0_);
@@ -227,7 +251,7 @@ void DiffusionRuntime::progress() {
 void DiffusionRuntime::wait_until(double date, std::unique_lock<std::mutex>& lock, bool for_data) {
   for (;;) {
     if (!threaded && !finished_) poll();
-    if (finished_ || (for_data ? !inbox_.empty() : now() >= date)) return;
+    if (finished_ || (for_data ? !idle_for_load() : now() >= date)) return;
     const double q = for_data ? quantum() : std::min(quantum(), date - now());
     if (threaded) {
       data_cv_.wait_for(lock, std::chrono::duration<double>(q));
@@ -280,12 +304,13 @@ void DiffusionRuntime::take_in() {
 void DiffusionRuntime::record_iteration(double compute_seconds) {
   // Bulk-synchronous: every call is an iteration (a rank without items is one not in the band);
   // asynchronous: iterations with items, as the simulator counts them.
-  if (iteration_items_ == 0 && !options.bulk_synchronous) return;
+  // A rank holding load but no item (fewer items than ranks) counts too, without a speed sample.
+  if (iteration_items_ == 0 && !options.bulk_synchronous && !(iteration_load_ > 0)) return;
   ++comp_iterations_;
   const double t = now();
   last_compute_seconds_ = compute_seconds >= 0 ? compute_seconds : untimed_seconds(t);
   last_own_seconds_ = own_compute_seconds(t);
-  if (given_speed_ == 0) {
+  if (given_speed_ == 0 && (iteration_items_ > 0 || options.bulk_synchronous)) {
     // Work per second: the cost of the items computed (their count with unit costs).
     estimator_.record(store.total_cost(), last_compute_seconds_);
     if (by_time() && estimator_.known()) state_->set_speed(estimator_.speed());
@@ -300,6 +325,14 @@ void DiffusionRuntime::record_iteration(double compute_seconds) {
   } else if (!was) {
     converged_at_ = t - t0_;
   }
+}
+
+// A rank holding no item may still hold load (amounts released to it, smaller than an item: fewer items
+// than ranks): it computes nothing, but its iterations count toward convergence, so it does not wait.
+// Nothing comes when no rank holds anything, and nothing more once some rank is in stop().
+bool DiffusionRuntime::idle_for_load() const {
+  return store.size() == 0 && inbox_.empty() && !(state_->real() + state_->pending() > 0) && total_items_ > 0 &&
+         !others_stopping_;
 }
 
 double DiffusionRuntime::speed() const { return given_speed_ > 0 ? given_speed_ : estimator_.speed(); }
@@ -319,7 +352,7 @@ bool DiffusionRuntime::iteration_done(double compute_seconds) {
   // Thread mode: the computing activity also moves a termination wave on (the progress thread
   // sleeps between polls; a wave's rounds would otherwise wait for its wake-ups on a loaded machine).
   if (threaded && !finished_ && wave_.active()) termination();
-  if (options.wait_for_load && !finished_ && store.size() == 0 && inbox_.empty()) {
+  if (options.wait_for_load && !finished_ && idle_for_load()) {
     const double from = now();
     wait_until(0, lock, true);
     idle_ += (finished_ ? std::min(now(), finish_date_) : now()) - from;

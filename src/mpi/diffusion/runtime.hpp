@@ -110,6 +110,7 @@ class DiffusionRuntime {
   long long data_messages_received() const;
   void balance();
   void termination();
+  bool past_time_limit() const;
   void start_wave();
   void wave_done();
   void finish();  // the closing exchange: no data or control message left in flight
@@ -118,6 +119,9 @@ class DiffusionRuntime {
   void reap();
   void take_in();
   void wait_until(double date, std::unique_lock<std::mutex>& lock, bool for_data);
+  // Asynchronous mode, wait_for_load: nothing to compute and something may still come.
+  bool idle_for_load() const;
+  void async_stop(std::unique_lock<std::mutex>& lock);
   void thread_loop();
   double quantum() const;
   int slot_of(int rank) const { return slot_of_.at(rank); }
@@ -153,10 +157,15 @@ class DiffusionRuntime {
   TreeSum wave_;  // the termination wave in progress, if active()
   // not converged, not settled, data sent, data received, timed out (termination())
   // [5]: sum of the speeds, [6]: ranks whose speed is known, [7]: cost changes (speed_target.cpp)
-  double wave_in_[8] = {0, 0, 0, 0, 0, 0, 0, 0}, wave_out_[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  // [8]: ranks in stop() (asynchronous mode)
+  static constexpr int kWaveCounters = 9;
+  double wave_in_[kWaveCounters] = {}, wave_out_[kWaveCounters] = {};
   long long waves_started_ = 0;
   bool frozen_ = false;  // settled contribution to the wave in progress: no decisions until its result
   bool hold_ = false;    // the last wave found every rank converged: no decisions until the next one
+  // Asynchronous stop(): this rank is in it (no more decisions); a wave found some rank in it (a rank
+  // holding nothing no longer waits for load, so that its program reaches its own stop()).
+  bool stopping_ = false, others_stopping_ = false;
 
   // Bulk-synchronous mode: iteration_done() calls so far; the wave started at the last agreement call
   // (its result applied at the next one).
