@@ -1,7 +1,9 @@
 /* Faulty plug-ins for the tests of the checks (one per FAULT): another interface version, negative,
  * non-finite or excessive transfers, a failing decide(), a parameter declared twice, a parameter name
- * that cannot be given as NAME=VALUE, a decide() that never returns once its node holds load. */
+ * that cannot be given as NAME=VALUE, a decide() that never returns once its node holds load, a decide()
+ * that calls exit(0), a label of two lines. */
 #include <math.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <hetlb/strategy_plugin.h>
@@ -19,6 +21,8 @@ static int decide(const hetlb_node_view* node, double* transfers) {
   return 7;
 #elif FAULT == 8
   for (;;) sleep(1);
+#elif FAULT == 9
+  exit(0);
 #endif
   return 0;
 }
@@ -41,7 +45,11 @@ static const hetlb_strategy_plugin plugin = {
 #else
     HETLB_STRATEGY_PLUGIN_VERSION,
 #endif
+#if FAULT == 10
+    "faulty", "faulty\nstrategy", "a faulty plug-in", PARAM_COUNT, params, decide,
+#else
     "faulty", "faulty", "a faulty plug-in", PARAM_COUNT, params, decide,
+#endif
 };
 
 const hetlb_strategy_plugin* hetlb_strategy_entry(void) { return &plugin; }

@@ -143,6 +143,9 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused("{\"spec_version\": 1, \"\\\\\\nodes\": [16]}", "unknown key \"\\\\\\nodes\"");  // no line break
   expect_refused(R"({"spec_version": 1, "mode": "fixed_duration"})", "positive durations in mode fixed_duration");
   expect_refused("{" + kBase + "}", "no \"spec_version\"");
+  expect_refused("{\"spec_version\": \"" + std::string(201, 'v') + "\", " + kBase + "}",
+                 "expected a non-empty string of at most 200 characters");
+  expect_refused("{\"spec_version\": \"v\\u0001\", " + kBase + "}", "without commas, quotes or control characters");
   expect_refused("{not json", "malformed JSON");
   // The default matrix: 2 x 2 x 2 x 2 x 4 x 3 x 2 x 3 x 4 strategies = 2304 settings, more than 1000.
   expect_refused(R"({"spec_version": 1})", "2304 settings; expected at most 1000 without --yes");

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -77,13 +78,32 @@ std::vector<std::string> split(const std::string& line) {
   }
 }
 
-// Complete lines of `text` (a last line without its newline was cut by a kill: ignored).
+// Complete lines of `text` (a last line without its newline was cut by a kill: ignored), without the
+// carriage return of a line saved by an editor with DOS line ends.
 std::vector<std::string> complete_lines(const std::string& text) {
   std::vector<std::string> lines;
   std::size_t start = 0;
   for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
-    lines.push_back(text.substr(start, nl - start));
+    lines.push_back(text.substr(start, nl > start && text[nl - 1] == '\r' ? nl - start - 1 : nl - start));
   return lines;
+}
+
+// The cells the campaign writes, as it writes them: a row changed by hand that reads otherwise (a status
+// "OK", "yes" for converged, a negative count, a control character) is refused, not read as something
+// else. "" where the run gave no value.
+const char* bad_cell(const std::string& column, const std::string& value) {
+  if (std::any_of(value.begin(), value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; }))
+    return "a cell without control characters";
+  if (column == "status")
+    return value == "ok" || value == "timeout" || value == "failed" ? nullptr : "ok, timeout or failed";
+  if (value.empty() || column == "error" || column == "build") return nullptr;
+  if (column == "converged") return value == "0" || value == "1" ? nullptr : "0, 1 or empty";
+  if (column == "converged_nodes")
+    return value.find_first_not_of("0123456789") == std::string::npos ? nullptr : "a whole number >= 0 or empty";
+  if (std::find(kMetricColumns.begin(), kMetricColumns.end(), column) == kMetricColumns.end()) return nullptr;
+  double x = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), x);
+  return ec == std::errc() && end == value.data() + value.size() && std::isfinite(x) ? nullptr : "a number or empty";
 }
 
 // Parses `text`; the header is returned in `header` (empty for an empty file).
@@ -105,7 +125,13 @@ std::map<std::string, Row> parse(const std::string& path, const std::string& tex
       throw Error(fmt::format("results \"{}\": line {} has {} cells; expected {} as in the header", path, i + 1,
                               cells.size(), header.size()));
     Row row;
-    for (std::size_t c = 0; c < header.size(); ++c) row.cells[header[c]] = cells[c];
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      if (const char* expected = bad_cell(header[c], cells[c]))
+        throw Error(fmt::format("results \"{}\": line {}, column \"{}\": {}; expected {} (a row changed by hand: "
+                                "use another results file)",
+                                path, i + 1, header[c], printable(cells[c]), expected));
+      row.cells[header[c]] = cells[c];
+    }
     if (row.at("spec_version") != version)
       throw Error(fmt::format("results \"{}\": line {} written by spec version \"{}\"; expected \"{}\" (the spec's "
                               "version: use another results file)",

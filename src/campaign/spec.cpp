@@ -201,6 +201,9 @@ struct SpecEntry {
   json params = json::object();
 };
 
+// A spec_version is written in every row of the results: a label, not a document.
+constexpr std::size_t kMaxSpecVersionChars = 200;
+
 std::string read_version(const Reader& r) {
   if (!r.spec.contains("spec_version"))
     throw Error(fmt::format("campaign \"{}\": no \"spec_version\"; expected a version string recorded in every "
@@ -208,8 +211,11 @@ std::string read_version(const Reader& r) {
                             r.path));
   const json& v = r.spec.at("spec_version");
   std::string s = v.is_string() ? v.get<std::string>() : v.is_number_integer() ? v.dump() : std::string();
-  if (s.empty() || s.find_first_of(",\n\r\"") != std::string::npos)
-    r.fail("spec_version", v, "a non-empty string without commas, quotes or newlines");
+  const bool control = std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  if (s.empty() || s.size() > kMaxSpecVersionChars || control || s.find_first_of(",\"") != std::string::npos)
+    r.fail("spec_version", v,
+           fmt::format("a non-empty string of at most {} characters without commas, quotes or control characters",
+                       kMaxSpecVersionChars));
   return s;
 }
 }  // namespace

@@ -2,7 +2,10 @@
 // once per process and never unloaded, its entry point and description checked before any run.
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <fstream>
 #include <filesystem>
@@ -26,6 +29,19 @@ namespace {
 
 constexpr const char* kPrefix = "plugin:";
 
+// The plug-in whose decide() runs on this thread: a plug-in that calls exit() there would end the command
+// with its status (0: a run that looks successful and wrote nothing); the exit guard says so and fails.
+thread_local const Rule* deciding = nullptr;
+
+void exit_guard() {
+  if (const Rule* rule = deciding) {
+    std::fprintf(stderr, "hetlb: error: strategy plug-in %s called exit() inside decide(); expected it to return its decision\n",
+                 rule->origin.c_str());
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+}
+
 std::vector<double> decide_plugin(const Rule& rule, const NodeView& v) {
   const auto* entry = static_cast<const hetlb_strategy_plugin*>(rule.context);
   thread_local std::vector<double> ones;
@@ -43,6 +59,10 @@ std::vector<double> decide_plugin(const Rule& rule, const NodeView& v) {
                              speeds->data(),
                              v.params.data()};
   std::vector<double> out(v.neighbours.size(), 0.0);
+  struct Deciding {
+    explicit Deciding(const Rule* r) { deciding = r; }
+    ~Deciding() { deciding = nullptr; }
+  } scope(&rule);
   const int status = entry->decide(&view, out.data());
   if (status != 0)
     throw Error(fmt::format("strategy plug-in {}: node {} at date {:.17g}: decide() returned {}; expected 0",
@@ -55,6 +75,16 @@ std::vector<double> decide_plugin(const Rule& rule, const NodeView& v) {
 }
 
 std::string text(const char* s) { return s ? std::string(s) : std::string(); }
+
+// A plug-in's name, label, summary or help, printed in tables and messages: one line of printable text.
+std::string line_of_text(const std::string& path, const char* what, const char* s, std::size_t max_chars) {
+  const std::string t = text(s);
+  const bool control = std::any_of(t.begin(), t.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+  if (control || t.size() > max_chars)
+    refuse(path, fmt::format("{} {}; expected a line of at most {} characters without control characters", what,
+                             printable(t), max_chars));
+  return t;
+}
 
 // "plugin-" and the FNV-1a 64-bit hash of the file's bytes: what a rebuild changes.
 std::string identity_of(const std::string& path) {
@@ -95,9 +125,13 @@ std::unique_ptr<Rule> load(const std::string& path) {
     refuse(path, fmt::format("param_count {} without parameters; expected a list of param_count entries", entry->param_count));
   auto rule = std::make_unique<Rule>();
   rule->name = std::string(kPrefix) + path;
-  rule->label = text(entry->label).empty() ? text(entry->name) : text(entry->label);
+  const std::string name = line_of_text(path, "name", entry->name, 200);
+  const std::string label = line_of_text(path, "label", entry->label, 200);
+  rule->label = label.empty() ? name : label;
   if (rule->label.empty()) rule->label = path;
-  rule->summary = text(entry->summary);
+  rule->summary = line_of_text(path, "summary", entry->summary, 1000);
+  static std::once_flag guard;
+  std::call_once(guard, [] { std::atexit(exit_guard); });
   for (int i = 0; i < entry->param_count; ++i) {
     const hetlb_strategy_param& p = entry->params[i];
     if (text(p.name).empty()) refuse(path, fmt::format("parameter {} has no name", i));
@@ -111,7 +145,8 @@ std::unique_ptr<Rule> load(const std::string& path) {
       refuse(path, fmt::format("parameter {}: type {}; expected 0 (real), 1 (integer) or 2 (flag)", p.name, p.type));
     if (!(p.min <= p.max))
       refuse(path, fmt::format("parameter {}: range [{}, {}]; expected min <= max", p.name, p.min, p.max));
-    rule->params.push_back(Param{p.name, static_cast<ParamType>(p.type), p.default_value, p.min, p.max, text(p.help)});
+    rule->params.push_back(Param{p.name, static_cast<ParamType>(p.type), p.default_value, p.min, p.max,
+                                 line_of_text(path, "help of a parameter", p.help, 1000)});
   }
   for (const Param& p : rule->params) try {
       check_param(*rule, p, p.default_value);
