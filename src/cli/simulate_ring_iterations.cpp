@@ -17,6 +17,7 @@
 #include "hetlb/io/ring_json.hpp"
 #include "hetlb/ring/drift.hpp"
 #include "hetlb/ring/offline_optimum.hpp"
+#include "hetlb/progress.hpp"
 #include "hetlb/ring/redistribution_policy.hpp"
 #include "hetlb/sim/ring_iterations_replay.hpp"
 #include "number_checks.hpp"
@@ -90,7 +91,11 @@ void run_ring_iterations(const RingIterationsOptions& o) {
     r = ring::offline_optimum(app, *drift, o.iterations);
   } else {
     auto policy = ring::make_policy(o.policy);
-    r = ring::run_iterations(app, *drift, *policy, o.iterations);
+    ring::RunOptions options;
+    options.record_redistributions = o.engine == "simgrid";  // the replay's input; else only sums are kept
+    set_progress_sink([](const std::string& line) { std::cerr << "hetlb: " << line << std::endl; });
+    r = ring::run_iterations(app, *drift, *policy, o.iterations, options);
+    set_progress_sink({});
   }
   const double model_total = r.total_time;
   double wall = 0;

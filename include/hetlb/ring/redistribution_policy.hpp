@@ -93,8 +93,12 @@ struct RunResult {
 struct RunOptions {
   bool record_times = false;
   bool record_loads = false;
+  // RunResult::redistributed_at (8 bytes per redistribution: a billion iterations redistributed at each
+  // keep 8 GB); off, the run keeps nothing per iteration, only its sums.
+  bool record_redistributions = true;
 };
 
+// Long runs report their progress (hetlb/progress.hpp) when a sink is set.
 RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& policy, std::size_t iterations,
                          const RunOptions& options = {});
 

@@ -164,6 +164,22 @@ TEST(RingIterative, PolicySanity) {
   }
 }
 
+// A run that keeps nothing per iteration (the command line's long runs) sums the same.
+TEST(RingIterative, RunsWithoutRecordsSumTheSame) {
+  const Instance in = random_instance(11, 7);
+  const std::size_t N = 60;
+  for (const std::string spec : {"never", "every:1", "every:4", "threshold:1.5", "model"}) {
+    auto kept = make_policy(spec), summed = make_policy(spec);
+    const RunResult a = run_iterations(in.app, *in.drift, *kept, N);
+    const RunResult b = run_iterations(in.app, *in.drift, *summed, N, {false, false, false});
+    EXPECT_EQ(a.redistributed_at.size(), a.redistributions) << spec;
+    EXPECT_TRUE(b.redistributed_at.empty()) << spec;
+    EXPECT_EQ(a.redistributions, b.redistributions) << spec;
+    EXPECT_EQ(a.total_time, b.total_time) << spec;
+    EXPECT_EQ(a.data_moved, b.data_moved) << spec;
+  }
+}
+
 TEST(RingIterative, WindowTravelsRoundTheRing) {
   auto d = window_drift(8, 2, 5, 0.5);
   std::vector<Count> loads = window_initial_loads(std::vector<Count>(8, 1), 2, 5);

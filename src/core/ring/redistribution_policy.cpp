@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "hetlb/error.hpp"
+#include "hetlb/progress.hpp"
 #include "hetlb/ring/drift_plan_cost.hpp"
 
 namespace hetlb::ring {
@@ -392,6 +393,11 @@ RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& po
   Delta delta;
   std::vector<Count> before;
   for (std::size_t t = 0; t < iterations; ++t) {
+    if ((t & 0xFFFF) == 0 && t > 0 && progress_wanted())
+      report_progress([&] {
+        return "ring iterations: " + std::to_string(t) + " of " + std::to_string(iterations) + " (" +
+               std::to_string(static_cast<int>(100.0 * static_cast<double>(t) / static_cast<double>(iterations))) + "%)";
+      });
     if (stale) rescan();
     v.t = t;
     v.last_delta = t > 0 ? &delta : nullptr;
@@ -402,7 +408,7 @@ RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& po
       r.redistribution_time += cost.time;
       r.data_moved += cost.moved;
       ++r.redistributions;
-      r.redistributed_at.push_back(t);
+      if (options.record_redistributions) r.redistributed_at.push_back(t);
       loads = targets;
       rescan();
       v.last = t;
