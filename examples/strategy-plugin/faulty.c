@@ -1,7 +1,7 @@
 /* Faulty plug-ins for the tests of the checks (one per FAULT): another interface version, negative,
  * non-finite or excessive transfers, a failing decide(), a parameter declared twice, a parameter name
  * that cannot be given as NAME=VALUE, a decide() that never returns once its node holds load, a decide()
- * that calls exit(0), a label of two lines. */
+ * that calls exit(0), a label of two lines, a decide() that dereferences NULL, one that calls abort(). */
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -23,6 +23,10 @@ static int decide(const hetlb_node_view* node, double* transfers) {
   for (;;) sleep(1);
 #elif FAULT == 9
   exit(0);
+#elif FAULT == 11
+  *(volatile double*)0 = node->load;
+#elif FAULT == 12
+  abort();
 #endif
   return 0;
 }

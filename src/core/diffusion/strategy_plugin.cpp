@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstdint>
 #include <fstream>
 #include <filesystem>
@@ -20,6 +18,7 @@
 #include "hetlb/input_file.hpp"
 #include "hetlb/output_path.hpp"
 #include "hetlb/strategy_plugin.h"
+#include "plugin_guard.hpp"
 
 namespace hetlb::diffusion {
 
@@ -28,19 +27,6 @@ const Rule& find_builtin_or_plugin(const std::string& name);
 namespace {
 
 constexpr const char* kPrefix = "plugin:";
-
-// The plug-in whose decide() runs on this thread: a plug-in that calls exit() there would end the command
-// with its status (0: a run that looks successful and wrote nothing); the exit guard says so and fails.
-thread_local const Rule* deciding = nullptr;
-
-void exit_guard() {
-  if (const Rule* rule = deciding) {
-    std::fprintf(stderr, "hetlb: error: strategy plug-in %s called exit() inside decide(); expected it to return its decision\n",
-                 rule->origin.c_str());
-    std::fflush(stderr);
-    std::_Exit(1);
-  }
-}
 
 std::vector<double> decide_plugin(const Rule& rule, const NodeView& v) {
   const auto* entry = static_cast<const hetlb_strategy_plugin*>(rule.context);
@@ -59,11 +45,11 @@ std::vector<double> decide_plugin(const Rule& rule, const NodeView& v) {
                              speeds->data(),
                              v.params.data()};
   std::vector<double> out(v.neighbours.size(), 0.0);
-  struct Deciding {
-    explicit Deciding(const Rule* r) { deciding = r; }
-    ~Deciding() { deciding = nullptr; }
-  } scope(&rule);
-  const int status = entry->decide(&view, out.data());
+  int status = 0;
+  {
+    const detail::PluginCall call(rule.origin, v.at.node);  // exit(), a crash or no return: its error
+    status = entry->decide(&view, out.data());
+  }
   if (status != 0)
     throw Error(fmt::format("strategy plug-in {}: node {} at date {:.17g}: decide() returned {}; expected 0",
                             rule.origin, v.at.node, v.at.date, status));
@@ -130,8 +116,7 @@ std::unique_ptr<Rule> load(const std::string& path) {
   rule->label = label.empty() ? name : label;
   if (rule->label.empty()) rule->label = path;
   rule->summary = line_of_text(path, "summary", entry->summary, 1000);
-  static std::once_flag guard;
-  std::call_once(guard, [] { std::atexit(exit_guard); });
+  detail::install_plugin_guards();
   for (int i = 0; i < entry->param_count; ++i) {
     const hetlb_strategy_param& p = entry->params[i];
     if (text(p.name).empty()) refuse(path, fmt::format("parameter {} has no name", i));
