@@ -112,6 +112,10 @@ int hetlb_diffusion_threaded(const hetlb_diffusion* lb);
  * 0..N-1, item id at position id) and root_ids (may be NULL) those ids; elsewhere both are ignored.
  * scatter: root_in (at root, in that order) goes to the ranks holding the ids, into local. */
 size_t hetlb_diffusion_total_items(const hetlb_diffusion* lb); /* every rank's items (0 before start) */
+/* What the runtime noticed and said once on stderr ("" when nothing; NULL for a NULL handle): a progress
+ * thread asked for without MPI_THREAD_MULTIPLE, the program's MPI calls out of the compute-time
+ * measure's sight, speeds that stay equal while computing times differ. Valid until the next call on lb. */
+const char* hetlb_diffusion_notice(const hetlb_diffusion* lb);
 int hetlb_diffusion_gather_by_id(hetlb_diffusion* lb, const void* local, size_t item_bytes, void* root_out,
                                  uint64_t* root_ids, int root);
 int hetlb_diffusion_scatter_by_id(hetlb_diffusion* lb, const void* root_in, size_t item_bytes, void* local,

@@ -170,7 +170,7 @@ class Diffusion {
   double speed() const;                // this rank's speed: given, or measured (0 before a measurement)
   const std::string& topology() const; // the neighbourhood's name ("torus 2x3", "ring", ...)
   bool threaded() const;               // a progress thread runs
-  const std::string& notice() const;   // why a requested progress thread is not used ("" otherwise)
+  const std::string& notice() const;   // what the runtime noticed and said once on stderr ("" when nothing)
   MPI_Comm graph() const;              // the neighbourhood communicator
   int degree() const;
   double average_load() const;         // global load (the sum of every item's cost) / ranks

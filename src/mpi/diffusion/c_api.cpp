@@ -213,6 +213,7 @@ int hetlb_diffusion_set_balancer(hetlb_diffusion* lb, const char* balancer, long
   return guarded([&] { lb->lb.set_balancer(balancer ? balancer : "", total_iterations); });
 }
 size_t hetlb_diffusion_total_items(const hetlb_diffusion* lb) { return lb ? lb->lb.total_items() : 0; }
+const char* hetlb_diffusion_notice(const hetlb_diffusion* lb) { return lb ? lb->lb.notice().c_str() : nullptr; }
 int hetlb_diffusion_gather_by_id(hetlb_diffusion* lb, const void* local, size_t item_bytes, void* root_out,
                                  uint64_t* root_ids, int root) {
   if (!usable(lb)) return last_status;

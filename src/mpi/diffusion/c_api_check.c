@@ -52,6 +52,8 @@ int main(int argc, char** argv) {
     nanosleep(&t, NULL);
     hetlb_diffusion_iteration_done(lb, &running);
   }
+  if (hetlb_diffusion_notice(lb) == NULL || hetlb_diffusion_notice(NULL) != NULL) failed = 1;
+  if (rank == 0 && hetlb_diffusion_notice(lb)[0] != '\0') printf("notice: %s\n", hetlb_diffusion_notice(lb));
   char* json = NULL;
   if (hetlb_diffusion_metrics_json(lb, &json) != HETLB_DIFFUSION_SUCCESS) failed = 1;
   if (rank == 0) {
