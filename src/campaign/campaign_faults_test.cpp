@@ -146,6 +146,8 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   expect_refused("{\"spec_version\": \"" + std::string(201, 'v') + "\", " + kBase + "}",
                  "expected a non-empty string of at most 200 characters");
   expect_refused("{\"spec_version\": \"v\\u0001\", " + kBase + "}", "without commas, quotes or control characters");
+  expect_refused(R"({"spec_version": 1, "strategies": ["plugin:/tmp/a,b.so"]})",
+                 "a strategy without commas, quotes or line breaks (it is a cell of the results file)");
   expect_refused("{not json", "malformed JSON");
   // The default matrix: 2 x 2 x 2 x 2 x 4 x 3 x 2 x 3 x 4 strategies = 2304 settings, more than 1000.
   expect_refused(R"({"spec_version": 1})", "2304 settings; expected at most 1000 without --yes");

@@ -336,9 +336,12 @@ Spec read_spec(const std::string& path, bool load_plugins) {
     if (list.empty()) r.fail("strategies", v, "a non-empty list of " + strategy_names);
     for (const json& x : list) {
       const auto plain = [&](const json& text) {
-        if (!text.is_string() || text.get<std::string>().find_first_of(",\"\n\r") != std::string::npos ||
-            text.get<std::string>().empty())
+        if (!text.is_string() || text.get<std::string>().empty())
           r.fail("strategies", text, "a non-empty list of " + strategy_names);
+        if (text.get<std::string>().find_first_of(",\"\n\r") != std::string::npos)
+          r.fail("strategies", text,
+                 "a strategy without commas, quotes or line breaks (it is a cell of the results file): give a "
+                 "plug-in a path without them (a copy or a symbolic link)");
         return text.get<std::string>();
       };
       if (x.is_object()) {
