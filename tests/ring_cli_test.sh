@@ -43,7 +43,7 @@ bad one_processor 'at least 2' '{"loads": [4], "targets": [4], "succ_cost": 1}'
 bad not_a_number 'loads\[0\]: expected an integer' '{"loads": ["many", 2], "targets": [2, 1], "succ_cost": 1}'
 bad not_json 'malformed JSON' '{"loads": [1, 2'
 if "$HETLB" ring "$TMP/missing.json" > /dev/null 2> "$TMP/err.txt"; then fail "missing file accepted"; fi
-grep -q 'cannot open' "$TMP/err.txt" || fail "missing file: $(cat "$TMP/err.txt")"
+grep -q 'cannot read the ring file' "$TMP/err.txt" || fail "missing file: $(cat "$TMP/err.txt")"
 if "$HETLB" ring "$SRC/examples/ring-homogeneous.json" --gantt "$TMP/x.pdf" > /dev/null 2> "$TMP/err.txt"; then fail "pdf accepted"; fi
 [ "$(wc -l < "$TMP/err.txt")" -eq 1 ] || fail "bad figure name: $(cat "$TMP/err.txt")"
 

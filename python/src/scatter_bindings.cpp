@@ -235,7 +235,7 @@ std::string perturb(const ScatterPlan& p, std::optional<double> percent_arg, std
   if (!factors_path.empty()) {
     source = factors_path;
     if (const std::string why = unreadable_reason(factors_path); !why.empty())
-      throw Error(fmt::format("{}: cannot open the factors file: {}", factors_path, why));
+      throw Error(fmt::format("{}: cannot read the factors file: {}", factors_path, why));
     std::ifstream in(factors_path);
     try {
       factors = nlohmann::json::parse(in);

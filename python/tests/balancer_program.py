@@ -43,7 +43,7 @@ def work(items, seconds_per_item=2e-5):
 
 
 def asynchronous():  # all 400 records start on rank 0; the papers' asynchronous loop
-    lb = hetlb.mpi.Balancer(comm, records(400) if rank == 0 else None, time_limit=30, virtual_load=True)
+    lb = hetlb.mpi.Balancer(comm, records(400) if rank == 0 else None, time_limit=30, virtual_load=True, balance="load")
     assert lb.topology.startswith("torus") and lb.degree > 0
     while True:
         work(lb.items)
@@ -60,11 +60,23 @@ def asynchronous():  # all 400 records start on rank 0; the papers' asynchronous
 outcome("async", asynchronous)
 
 
+def defaults():  # the C++ runtime's defaults, read from it
+    import inspect
+    from hetlb import _hetlb_mpi
+    parameters = inspect.signature(hetlb.mpi.Balancer).parameters
+    return (parameters["balance"].default == "time" == _hetlb_mpi._default_balance
+            and parameters["topology"].default == "auto" == _hetlb_mpi._default_topology
+            and parameters["balancer"].default == "hybrid" == _hetlb_mpi._default_balancer)
+
+
+outcome("defaults", defaults)
+
+
 def bulk_synchronous():  # records spread unevenly; the program's own Allreduce every iteration
     counts = [300, 20, 60, 20][rank]
     first = [0, 300, 320, 380][rank]
     lb = hetlb.mpi.Balancer(comm, records(counts, first), ids=np.arange(first, first + counts), mode="bulk_synchronous",
-                            topology="ring", strategy="makhoul", integer=True, time_limit=30)
+                            topology="ring", strategy="makhoul", integer=True, time_limit=30, balance="load")
     calls = 0
     running = True
     while running:
@@ -159,7 +171,7 @@ outcome("stop-gil", stopped_and_gil)
 
 def thread():  # a progress thread (mpi4py initialises MPI_THREAD_MULTIPLE)
     lb = hetlb.mpi.Balancer(comm, records(100, 50 * rank) if rank % 2 == 0 else records(0), progress_thread=True,
-                            topology="hypercube", strategy="besteffort", k=2, time_limit=30)
+                            topology="hypercube", strategy="besteffort", k=2, time_limit=30, balance="load")
     threaded = lb.threaded
     while lb.iteration_done():
         work(lb.items)

@@ -72,7 +72,7 @@ def costs():  # costs given at the start, read back in the records' order, carri
     n = 200
     recs, keys = shuffled_records(n, seed=7, here=rank == 0)
     cost_of = lambda ids: np.where(ids % 4 == 0, 10.0, 1.0)  # noqa: E731
-    lb = hetlb.mpi.Balancer(comm, recs, keys, mode="bulk_synchronous", tolerance=0.05, iterations=10,
+    lb = hetlb.mpi.Balancer(comm, recs, keys, mode="bulk_synchronous", tolerance=0.05, iterations=10, balance="load",
                             time_limit=30, costs=None if rank != 0 else cost_of(keys))
     ok = rank != 0 or lb.load == 650.0
     while lb.iteration_done():

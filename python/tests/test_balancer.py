@@ -37,3 +37,10 @@ def test_same_error_on_every_rank(lines, check, message):
     outcomes = lines[check]
     assert len(outcomes) == 4 and len(set(outcomes.values())) == 1, outcomes
     assert outcomes[0].startswith("ValueError ") and message in outcomes[0], outcomes[0]
+
+
+
+def test_the_defaults_are_the_runtime_s(lines):
+    """A program on unlike ranks gets speed-proportional shares without asking: the C++ runtime's defaults
+    (checked inside the MPI program: importing hetlb.mpi here would start MPI in the test process)."""
+    assert lines["defaults"] == {r: "ok True" for r in range(4)}

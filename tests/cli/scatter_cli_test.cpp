@@ -152,7 +152,7 @@ TEST_F(ScatterCli, BadInputIsOneClearLine) {
   write("huge.json", R"({"items": 10, "root": "a",
                          "processors": [{"name": "a", "compute": {"per_item": 1e308}, "comm": {"per_item": 0}},
                                         {"name": "b", "compute": {"per_item": 1}, "comm": {"table": [[1, 1], [2, 1e308]]}}]})");
-  expect_refusal("scatter missing.json", "missing.json: cannot open");
+  expect_refusal("scatter missing.json", "missing.json: cannot read the platform file: no such file");
   expect_refusal("scatter huge.json", "10 items take up to inf s on processor b");
   expect_refusal("scatter huge.json --algorithm uniform --items 1", "receptions add up to 1e+308 s");
   expect_refusal("compare huge.json", "huge.json: platform: 10 items take up to inf s");
@@ -175,7 +175,7 @@ TEST_F(ScatterCli, BadInputIsOneClearLine) {
   expect_refusal("scatter affine.json --algorithm closed-form", "closed-form: needs linear costs");
   expect_refusal("scatter '" + example + "' --gantt chart.pdf", "expected a .png or .svg");
   expect_refusal("scatter '" + example + "' --gantt nodir/chart.png", "folder does not exist");
-  expect_refusal("compare missing.json", "missing.json: cannot open");
+  expect_refusal("compare missing.json", "missing.json: cannot read the platform file: no such file");
   expect_refusal("frobnicate", "frobnicate");
 }
 
@@ -239,7 +239,7 @@ TEST_F(ScatterCli, BadOrdersAndPerturbations) {
   expect_refusal("scatter '" + example + "' --factor sekhmet=0", "factor '0': expected a positive number");
   expect_refusal("scatter '" + example + "' --factor sekhmet", "expected NAME=FACTOR");
   expect_refusal("scatter '" + example + "' --factors factors.json", "factors.json: unknown processor 'nobody'");
-  expect_refusal("scatter '" + example + "' --factors none.json", "none.json: cannot open");
+  expect_refusal("scatter '" + example + "' --factors none.json", "none.json: cannot read the factors file: no such file");
   expect_refusal("scatter '" + example + "' --perturb 10 --figure f.pdf", "expected a .png or .svg");
   expect_refusal("scatter '" + example + "' --perturb 10 --seed -3", "--seed: value -3: expected a whole number from 0 to");
   // Past the type: CLI11 saturated these to the largest value, silently.
