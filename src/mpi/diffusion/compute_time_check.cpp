@@ -27,7 +27,7 @@
 #include "hetlb/mpi/diffusion.hpp"
 
 namespace {
-constexpr int kRanks = 4, kBodies = 64, kIterations = 40;
+constexpr int kRanks = 4, kBodies = 64, kIterations = 60;
 constexpr double kSpeeds[kRanks] = {1, 1, 0.5, 0.25};
 constexpr double kSecondsPerBody = 0.25e-3;  // at speed 1
 

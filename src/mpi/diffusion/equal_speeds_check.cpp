@@ -3,10 +3,11 @@
 // measuring the computing (the seconds passed include waits, for example). At agreement calls where
 // no rank is out of its band and every share is known, the ranks take the extremes of their speeds and
 // of their own view of the last iteration's computing time (time between calls less the waits in the
-// program's MPI calls) with one MPI_Iallreduce; two such checks in a row that find the speeds within
+// program's MPI calls) with one MPI_Iallreduce; two such checks (no healthy one between) that find the speeds within
 // speed_hysteresis of each other and the times beyond the band and that resolution, (1 + tolerance) x
 // (1 + speed_hysteresis)^2, say so once: in notice() on every rank and on stderr (rank 0). Checks
-// that find nothing back off (8, 16, ... up to 256 calls apart).
+// that find the times within the band forget and back off (8, 16, ... up to 256 calls apart); checks that
+// find them beyond it with the speeds apart (noisy samples) come again after the same gap.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -49,8 +50,13 @@ void DiffusionRuntime::bsp_check_equal_speeds(std::unique_lock<std::mutex>& lock
   const bool equal = -most[1] > 0 && speed_ratio <= 1 + h + 1e-12;
   const bool differ = -most[3] > 0 && time_ratio > (1 + options.tolerance) * (1 + h) * (1 + h);
   if (!(equal && differ)) {
-    equal_speed_checks_ = 0;
-    speed_check_gap_ = std::min<long long>(speed_check_gap_ * 2, 256);
+    // Times within the band: a healthy run, checked less and less often, its findings forgotten. Times
+    // beyond it with the speeds apart (noise in the samples, a busy machine): checked again after the same
+    // gap, the findings so far kept.
+    if (!differ) {
+      equal_speed_checks_ = 0;
+      speed_check_gap_ = std::min<long long>(speed_check_gap_ * 2, 256);
+    }
     next_speed_check_ = calls_ + speed_check_gap_;
     return;
   }
