@@ -63,6 +63,11 @@ function(hetlb_add_test)
   endif()
   set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/tests)
   # Listed when ctest runs (not after each link): a build does not run every test program once.
+  if(HETLB_UNIT_TESTS_SANITIZED_ONLY AND NOT HETLB_SANITIZE AND NOT T_NO_SANITIZER)
+    # make test runs it in the sanitized build: built here on demand only, and not listed.
+    set_target_properties(${T_NAME} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+    return()
+  endif()
   set(labels "")
   if(T_NO_SANITIZER)  # the sanitized suite skips it: it checks no code the other tests do not
     set(labels "no-sanitizer")
