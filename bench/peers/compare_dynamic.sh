@@ -10,18 +10,23 @@
 #   kernel synthetic (every item costs the same) or seismic (examples/seismic's rays, uneven costs whose
 #   mean is the ratio; computation-heavy ratio only).
 # Then the table (summarize_dynamic.py) and the figure of the iteration-time imbalance over time.
-# make compare-peers-dynamic runs it (nice); BUILD, OUT, REPS, WORK, LOAD, POLICIES, RANKS, KERNELS may be set.
+# make compare-peers-dynamic runs it (nice); BUILD, OUT, REPS, WORK, LOAD, POLICIES, RANKS, KERNELS, RATIOS
+# may be set. The policies: none, static (the given speeds), hetlb (the runtime's defaults: hybrid),
+# hetlb-global, one named diffusion variant, and Zoltan every 1, 2, 3, 5, 10, 100 iterations or when the
+# iteration's imbalance passes 1.1; the results of the round before the runtime's global steps (the named
+# variants alone, Zoltan every 1, 10, 100) are docs/peers/dynamic.csv.
 # The last column of dynamic.csv is the kernel; a CSV written before it existed is synthetic throughout
 # and gets the column on the next run.
 set -eu
 BUILD=${BUILD:-build}
-OUT=${OUT:-docs/peers}
+OUT=${OUT:-docs/peers/dynamic}
 REPS=${REPS:-5}
 WORK=${WORK:-60}
 LOAD=${LOAD:-20}
 RANKS=${RANKS:-"8 16"}
 KERNELS=${KERNELS:-"synthetic seismic"}
-POLICIES=${POLICIES:-"none static besteffort1 besteffort2 makhoul besteffort1-vl besteffort2-vl makhoul-vl zoltan:1 zoltan:10 zoltan:100"}
+POLICIES=${POLICIES:-"none static hetlb hetlb-global besteffort2-vl zoltan:1 zoltan:2 zoltan:3 zoltan:5 zoltan:10 zoltan:100 zoltan-imbalance:1.1"}
+RATIOS=${RATIOS:-"compute data"}
 BIN=$BUILD/bin
 MPIRUN=${MPIRUN:-"mpirun --allow-run-as-root --oversubscribe"}
 
@@ -42,8 +47,8 @@ fi
 
 for kernel in $KERNELS; do
   case $kernel in
-    synthetic) ratios="compute data" kopt="" tprefix="" ;;
-    seismic) ratios="compute" kopt="--kernel seismic" tprefix="seismic-" ;;
+    synthetic) ratios=$RATIOS kopt="" tprefix="" ;;
+    seismic) ratios=$(echo "$RATIOS" | grep -o compute || true) kopt="--kernel seismic" tprefix="seismic-" ;;
     *) echo "compare-peers-dynamic: KERNELS: $kernel: expected synthetic or seismic" >&2; exit 2 ;;
   esac
   for np in $RANKS; do
@@ -56,6 +61,7 @@ for kernel in $KERNELS; do
       case $ratio_label in
         compute) ratio=1 bytes=1024 ;;
         data) ratio=0.1 bytes=65536 ;;
+        *) echo "compare-peers-dynamic: RATIOS: $ratio_label: expected compute or data" >&2; exit 2 ;;
       esac
       # The balanced run's length: WORK x items x ms per item / sum of speeds.
       balanced=$(awk -v w="$WORK" -v l="$LOAD" -v p="$np" -v r="$ratio" -v s="$sum" 'BEGIN { print w * l * p * r * 1e-3 / s }')
@@ -91,7 +97,7 @@ for kernel in $KERNELS; do
   done
 done
 
-python3 bench/peers/summarize_dynamic.py "$OUT"
+python3 bench/peers/summarize_dynamic.py "$OUT" --repetitions "$REPS"
 for kernel in $KERNELS; do
   tprefix=""
   [ "$kernel" = seismic ] && tprefix="seismic-"

@@ -2,38 +2,87 @@
 """Summarises the dynamic comparison with Zoltan (bench/peers/compare_dynamic.sh): OUT/dynamic-summary.csv
 (per cell and policy, a cell being kernel, ranks, scenario, ratio and initial load: repetitions, median and range of the time to solution, median items moved, median
 of the largest per-rank time in the balancer) and OUT/dynamic-table.md (README-ready: each policy's
-median time relative to the best median of its row, hetlb's best and Zoltan's best side by side). Rows
-without a kernel column (written before the seismic kernel) are synthetic."""
+median time relative to the best median of its row, hetlb's best and Zoltan's best side by side, and the
+runtime with its defaults (`hetlb`) against the ideal and against Zoltan's best). The policies are the
+ones the CSV holds, in the order below. Rows without a kernel column (written before the seismic kernel)
+are synthetic.
+
+The ideal of a row is the work over the total speed, integrated over the run: WORK x items x ms per item /
+sum of speeds (speeds 6,5,4,3,2,2,1,1 or 6,6,5,5,4,4,3,3,2,2,2,2,1,1,1,1), and with the peak (rank 0, speed
+6, 3x slower during the middle third of that time T) the work it misses there made up at the full speed:
+T (1 + 2 x 6 / (9 x sum))."""
 import argparse
 import csv
 import os
 import statistics
 from collections import defaultdict
 
-POLICIES = ["none", "static", "besteffort1", "besteffort2", "makhoul", "besteffort1-vl", "besteffort2-vl", "makhoul-vl",
-            "zoltan:1", "zoltan:10", "zoltan:100"]
-DYNAMIC = ["besteffort1", "besteffort2", "makhoul", "besteffort1-vl", "besteffort2-vl", "makhoul-vl"]
-HETLB = ["static", "besteffort1", "besteffort2", "makhoul", "besteffort1-vl", "besteffort2-vl", "makhoul-vl"]
-ZOLTAN = ["zoltan:1", "zoltan:10", "zoltan:100"]
+ORDER = ["none", "static", "hetlb", "hetlb-global", "besteffort1", "besteffort2", "makhoul", "besteffort1-vl",
+         "besteffort2-vl", "makhoul-vl"]
 SHORT = {"besteffort1": "be1", "besteffort2": "be2", "makhoul": "mak", "besteffort1-vl": "be1-vl",
-         "besteffort2-vl": "be2-vl", "makhoul-vl": "mak-vl", "zoltan:1": "Z:1", "zoltan:10": "Z:10", "zoltan:100": "Z:100"}
+         "besteffort2-vl": "be2-vl", "makhoul-vl": "mak-vl", "hetlb-global": "global"}
+SUM_OF_SPEEDS = {8: 24, 16: 48}
+
+
+def short(p):
+    if p.startswith("zoltan:"):
+        return "Z:" + p[7:]
+    if p.startswith("zoltan-imbalance:"):
+        return "Z>" + p[17:]
+    return SHORT.get(p, p)
+
+
+def is_zoltan(p):
+    return p.startswith("zoltan")
+
+
+def order(policies):
+    """The known policies in ORDER, then Zoltan's periods by period, then its thresholds, then the rest."""
+    def key(p):
+        if p in ORDER:
+            return (0, ORDER.index(p), 0.0, p)
+        if p.startswith("zoltan:"):
+            return (1, 0, float(p[7:]), p)
+        if p.startswith("zoltan-imbalance:"):
+            return (2, 0, float(p[17:]), p)
+        return (3, 0, 0.0, p)
+    return sorted(policies, key=key)
+
+
+def ideal(runs, ranks, scenario):
+    r = runs[0]
+    total = SUM_OF_SPEEDS.get(ranks)
+    if total is None:
+        return None
+    t = float(r["work"]) * float(r["items"]) * float(r["ratio"]) * 1e-3 / total
+    return t * (1 + 2 * 6 / (9 * total)) if scenario == "peak" else t
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out")
-    out = parser.parse_args().out
+    parser.add_argument("--repetitions", type=int, default=5, help="a row with fewer says so (default 5)")
+    args = parser.parse_args()
+    out = args.out
+    global REPS
+    REPS = args.repetitions
     path = os.path.join(out, "dynamic.csv")
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     cells = defaultdict(lambda: defaultdict(list))
+    POLICIES = order({r["balancer"] for r in rows})
+    HETLB = [p for p in POLICIES if p != "none" and not is_zoltan(p)]
+    DYNAMIC = [p for p in HETLB if p != "static"]
+    ZOLTAN = [p for p in POLICIES if is_zoltan(p)]
     for r in rows:
         key = (r.get("kernel") or "synthetic", int(r["ranks"]), r["scenario"], r["ratio_label"], r["initial"])
         cells[key][r["balancer"]].append(r)
     summary = []
-    lines = ["| kernel | ranks | speeds | ratio | initial | " + " | ".join(SHORT.get(p, p) for p in POLICIES) +
-             " | hetlb best | Zoltan best | Zoltan / hetlb | hetlb dynamic best | Zoltan / hetlb dynamic |",
-             "|" + "---|" * (len(POLICIES) + 10)]
+    defaults = "hetlb" in POLICIES
+    extra = " ideal | hetlb / ideal | hetlb / Zoltan best |" if defaults else ""
+    lines = ["| kernel | ranks | speeds | ratio | initial | " + " | ".join(short(p) for p in POLICIES) +
+             " | hetlb best | Zoltan best | Zoltan / hetlb | hetlb dynamic best | Zoltan / hetlb dynamic |" + extra,
+             "|" + "---|" * (len(POLICIES) + 10 + (3 if defaults else 0))]
     for key in sorted(cells, key=lambda k: (k[0] != "synthetic", k[1], k[2] != "steady", k[3] != "compute", k[4] != "random")):
         medians = {}
         for p, runs in cells[key].items():
@@ -51,15 +100,21 @@ def main():
         cellsrow = [f"{medians[p] / best:.2f}" if p in medians else "" for p in POLICIES]
         h = min((p for p in HETLB if p in medians), key=lambda p: medians[p], default=None)
         z = min((p for p in ZOLTAN if p in medians), key=lambda p: medians[p], default=None)
-        hs = f"{SHORT.get(h, h)} {medians[h]:.2f} s" if h else ""
-        zs = f"{SHORT.get(z, z)} {medians[z]:.2f} s" if z else ""
+        hs = f"{short(h)} {medians[h]:.2f} s" if h else ""
+        zs = f"{short(z)} {medians[z]:.2f} s" if z else ""
         ratio = f"{medians[z] / medians[h]:.2f}" if h and z else ""
         d = min((p for p in DYNAMIC if p in medians), key=lambda p: medians[p], default=None)
-        ds = f"{SHORT.get(d, d)} {medians[d]:.2f} s" if d else ""
+        ds = f"{short(d)} {medians[d]:.2f} s" if d else ""
         dratio = f"{medians[z] / medians[d]:.2f}" if d and z else ""
-        label = f"{key[4]}" + ("" if reps >= 5 else f" ({reps} rep.)")
+        tail = ""
+        if defaults:
+            i = ideal(next(iter(cells[key].values())), key[1], key[2])
+            mine = medians.get("hetlb")
+            tail = (f" {i:.2f} s |" if i else " |") + (f" {mine / i:.2f} |" if i and mine else " |") + \
+                   (f" {mine / medians[z]:.2f} |" if mine and z else " |")
+        label = f"{key[4]}" + ("" if reps >= REPS else f" ({reps} rep.)")
         lines.append(f"| {key[0]} | {key[1]} | {'1x-6x' if key[2] == 'steady' else '1x-6x, peak'} | {key[3]} | {label} | " +
-                     " | ".join(cellsrow) + f" | {hs} | {zs} | {ratio} | {ds} | {dratio} |")
+                     " | ".join(cellsrow) + f" | {hs} | {zs} | {ratio} | {ds} | {dratio} |" + tail)
     with open(os.path.join(out, "dynamic-summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(summary[0].keys()))
         w.writeheader()

@@ -230,8 +230,8 @@ int main(int argc, char** argv) {
   CLI::App app{"hetlb-diffuse's fixed-work application under one balancing policy (hetlb or Zoltan)"};
   app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.add_option("--balancer", o.balancer, "none, static, besteffort1, besteffort2, makhoul (each optionally -vl), "
-                 "zoltan:P")->capture_default_str();
+  app.add_option("--balancer", o.balancer, "none, static, hetlb (the runtime's defaults), hetlb-global, "
+                 "besteffort1, besteffort2, makhoul (each optionally -vl), zoltan:P, zoltan-imbalance:T")->capture_default_str();
   app.add_option("--speeds", o.speeds, "emulated relative speeds, one per rank (or a file; hetlb-diffuse's --speeds)");
   app.add_option("--slowdown", o.slowdowns, "RANK:FACTOR:START:END (hetlb-diffuse's --slowdown)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -22,6 +22,27 @@ BalancerChoice parse_balancer(const std::string& name) {
     c.kind = BalancerChoice::Kind::Static;
     return c;
   }
+  if (name == "hetlb" || name == "hetlb-global") {
+    c.kind = BalancerChoice::Kind::Hetlb;
+    c.defaults = true;
+    c.hetlb_balancer = name == "hetlb" ? "hybrid" : "global";
+    return c;
+  }
+  if (name.rfind("zoltan-imbalance:", 0) == 0) {
+    const std::string t = name.substr(17);
+    double threshold = 0;
+    std::size_t used = 0;
+    try {
+      threshold = std::stod(t, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (t.empty() || used != t.size() || !(threshold > 1) || !(threshold < 1e6))
+      throw bad("expected zoltan-imbalance:T with T > 1 (max / mean of the iteration's computing times)");
+    c.kind = BalancerChoice::Kind::Zoltan;
+    c.threshold = threshold;
+    return c;
+  }
   if (name.rfind("zoltan:", 0) == 0) {
     const std::string p = name.substr(7);
     long period = 0;
@@ -49,8 +70,8 @@ BalancerChoice parse_balancer(const std::string& name) {
   } else if (base == "makhoul") {
     c.strategy = "makhoul";
   } else {
-    throw bad("expected none, static, besteffort1, besteffort2, makhoul (each of the last three optionally "
-              "with -vl), or zoltan:P (P >= 1)");
+    throw bad("expected none, static, hetlb, hetlb-global, besteffort1, besteffort2, makhoul (each of the last "
+              "three optionally with -vl), zoltan:P (P >= 1) or zoltan-imbalance:T (T > 1)");
   }
   return c;
 }
@@ -156,20 +177,26 @@ class StaticBalancer : public Balancer {
   MPI_Comm comm_;
 };
 
-// hetlb's diffusion runtime, bulk-synchronous, balancing by time with measured speeds; the items stay
-// in the program's map and move through the runtime's pack/unpack callbacks.
+// hetlb's runtime, bulk-synchronous, balancing by time with measured speeds; the items stay in the
+// program's map and move through the runtime's pack/unpack callbacks, each with its cost (set_cost).
+// `hetlb` and `hetlb-global` set only what the program's structure asks (bulk-synchronous calls, the
+// work ends the run); the named variants are diffusion alone, as the papers' strategies, tuned to tau.
 class HetlbBalancer : public Balancer {
  public:
-  HetlbBalancer(const BalancerChoice& c, const BalancerSettings& s, MPI_Comm comm) : item_bytes_(s.item_bytes) {
+  HetlbBalancer(const BalancerChoice& c, const BalancerSettings& s, MPI_Comm comm)
+      : item_bytes_(s.item_bytes), costs_(s.costs) {
     hetlb::mpi::DiffusionOptions o;
-    o.strategy = c.strategy;
-    o.k = c.k;
-    o.virtual_load = c.virtual_load;
     o.bulk_synchronous = true;
     o.end_on_convergence = false;  // the work ends the run
-    o.balance = "time";
-    o.min_balancing_period = s.tau;
-    o.min_computing_period = s.tau / 10;
+    o.balancer = c.hetlb_balancer;
+    if (!c.defaults) {
+      o.strategy = c.strategy;
+      o.k = c.k;
+      o.virtual_load = c.virtual_load;
+      o.balance = "time";
+      o.min_balancing_period = s.tau;
+      o.min_computing_period = s.tau / 10;
+    }
     callbacks_.size = [this](std::uint64_t) { return item_bytes_; };
     callbacks_.pack = [this](std::uint64_t id, void* buffer) {
       auto it = items_->find(id);
@@ -185,7 +212,10 @@ class HetlbBalancer : public Balancer {
   }
   void start(ItemMap& items) override {
     items_ = &items;
-    for (const auto& entry : items) lb_->add(entry.first);
+    for (const auto& entry : items) {
+      lb_->add(entry.first);
+      if (!costs_.empty()) lb_->set_cost(entry.first, costs_.at(entry.first));
+    }
     lb_->start();
   }
   void after_iteration(ItemMap&, long, double computed, double) override {
@@ -195,6 +225,7 @@ class HetlbBalancer : public Balancer {
 
  private:
   std::size_t item_bytes_;
+  std::vector<double> costs_;
   ItemMap* items_ = nullptr;
   hetlb::mpi::ItemCallbacks callbacks_;
   std::unique_ptr<hetlb::mpi::Diffusion> lb_;
@@ -207,13 +238,13 @@ class HetlbBalancer : public Balancer {
 // the sizes change little most items stay where they are.
 class ZoltanBalancer : public Balancer {
  public:
-  ZoltanBalancer(long period, const BalancerSettings& s, MPI_Comm comm)
-      : period_(period), item_bytes_(s.item_bytes), costs_(s.costs), comm_(comm) {}
+  ZoltanBalancer(long period, double threshold, const BalancerSettings& s, MPI_Comm comm)
+      : period_(period), threshold_(threshold), item_bytes_(s.item_bytes), costs_(s.costs), comm_(comm) {}
   void start(ItemMap&) override {}
   void after_iteration(ItemMap& items, long iteration, double computed, double processed) override {
     seconds_ += computed;
     processed_ += processed;
-    if ((iteration - 1) % period_ != 0) return;
+    if (period_ > 0 ? (iteration - 1) % period_ != 0 : iteration > 1 && !imbalanced(computed)) return;
     int size = 0;
     MPI_Comm_size(comm_, &size);
     double mine = processed_ > 0 && seconds_ > 0 ? processed_ / seconds_ : -1;
@@ -254,7 +285,18 @@ class ZoltanBalancer : public Balancer {
   void finish(ItemMap&) override {}
 
  private:
+  // The iteration's computing-time imbalance (max / mean over the ranks) exceeds the threshold.
+  bool imbalanced(double computed) const {
+    int size = 0;
+    MPI_Comm_size(comm_, &size);
+    std::vector<double> all(static_cast<std::size_t>(size));
+    MPI_Allgather(&computed, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, comm_);
+    const double mean = std::accumulate(all.begin(), all.end(), 0.0) / size;
+    return mean > 0 && *std::max_element(all.begin(), all.end()) > threshold_ * mean;
+  }
+
   long period_;
+  double threshold_;
   std::size_t item_bytes_;
   std::vector<double> costs_;
   MPI_Comm comm_;
@@ -269,7 +311,7 @@ std::unique_ptr<Balancer> make_balancer(const BalancerChoice& c, const BalancerS
     case BalancerChoice::Kind::None: return std::make_unique<NoBalancer>();
     case BalancerChoice::Kind::Static: return std::make_unique<StaticBalancer>(s, comm);
     case BalancerChoice::Kind::Hetlb: return std::make_unique<HetlbBalancer>(c, s, comm);
-    case BalancerChoice::Kind::Zoltan: return std::make_unique<ZoltanBalancer>(c.period, s, comm);
+    case BalancerChoice::Kind::Zoltan: return std::make_unique<ZoltanBalancer>(c.period, c.threshold, s, comm);
   }
   return nullptr;
 }

@@ -5,15 +5,24 @@
 //   none                 no balancing;
 //   static               hetlb's exact plan (RR-4770) from the given speeds, computed and applied once
 //                        (with item costs: each rank's share of the plan becomes its share of the cost);
+//   hetlb                hetlb's runtime with its defaults (what a user gets untuned): bulk-synchronous,
+//                        balancer hybrid (diffusion plus global steps when they pay), balancing by time
+//                        with measured speeds, the items' costs given (set_cost);
+//   hetlb-global         the same with the balancer global (a global step whenever some rank is out of
+//                        its band);
 //   besteffort1|besteffort2|makhoul[-vl]
-//                        hetlb's diffusion runtime, bulk-synchronous, balancing by time with measured
-//                        speeds (best effort k = 1 or 2, Makhoul; -vl: with virtual load);
+//                        hetlb's diffusion alone (balancer diffusion), bulk-synchronous, balancing by time
+//                        with measured speeds (best effort k = 1 or 2, Makhoul; -vl: with virtual load),
+//                        tau = the average load's time, the items' costs given;
 //   zoltan:P             after iteration 1 and then every P iterations, a synchronous repartition:
 //                        Zoltan_LB_Partition (method BLOCK) with part sizes (Zoltan_LB_Set_Part_Sizes)
 //                        the speeds each rank measured since the last one (cost processed per second),
 //                        the items' costs as object weights, and Zoltan_Migrate with pack/unpack
-//                        callbacks.
-// hetlb's runtime moves items by count: it sees only the time each iteration took, never the costs.
+//                        callbacks;
+//   zoltan-imbalance:T   the same repartition after iteration 1 and then after every iteration whose
+//                        computing-time imbalance (max / mean over the ranks, one MPI_Allreduce per
+//                        iteration) exceeds T > 1.
+// hetlb's runtime and Zoltan get the same information: the items' costs and the measured times.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -32,10 +41,13 @@ struct BalancerChoice {
   std::string strategy;  // Hetlb: besteffort or makhoul
   double k = 1;
   bool virtual_load = false;
-  long period = 0;  // Zoltan: P
+  std::string hetlb_balancer = "diffusion";  // Hetlb: diffusion (named variants), hybrid or global
+  bool defaults = false;                     // Hetlb: the runtime's default options (hetlb, hetlb-global)
+  long period = 0;           // Zoltan: P (0: triggered by imbalance)
+  double threshold = 0;      // Zoltan, triggered: the imbalance T
 };
 
-// Throws std::invalid_argument "--balancer X: expected ..." for an unknown policy or P < 1.
+// Throws std::invalid_argument "--balancer X: expected ..." for an unknown policy, P < 1 or T <= 1.
 BalancerChoice parse_balancer(const std::string& name);
 
 struct BalancerSettings {

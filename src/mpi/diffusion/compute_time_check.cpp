@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   const bool with_waits = argc > 1 && std::strcmp(argv[1], "--seconds-with-waits") == 0;
   const bool by_id = argc > 1 && std::strcmp(argv[1], "--gather-by-id") == 0;
   const std::string expected_notice = unseen       ? "untimed iteration_done() measures the time between calls"
-                                      : with_waits ? "measured speeds are equal on every rank"
+                                      : with_waits ? "the seconds the speeds are measured from are equal on every rank"
                                                    : "";
   int failed = 0;
   std::vector<int> counts(kRanks);

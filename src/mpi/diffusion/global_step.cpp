@@ -1,5 +1,6 @@
-// Global steps inside the bulk-synchronous diffusion runtime (docs/runtime.md, "Global steps"). At an
-// agreement call whose agreed sums say some rank is out of its band (and every share is known), the
+// Global steps inside the bulk-synchronous diffusion runtime (docs/runtime.md, "Global steps"). At the
+// first call with measured speeds, and at an agreement call whose agreed sums say some rank is out of its
+// band (once every rank has measured its speed), the
 // ranks gather every rank's (work held, speed, smallest item cost, computing seconds of the last
 // iteration, the latency of the last gather and the cost per unit of work of the last step as this
 // rank measured them) with one MPI_Iallgather; every rank then computes the same plan
@@ -115,7 +116,13 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   const bool hybrid = options.balancer == "hybrid";
   // Every condition is the same on every rank: the agreed sums, the options, the call count.
   if (hybrid && store.chooses()) return false;  // the program picks items per neighbour: diffusion alone
-  if (!(wave_out_[3] > 0) || !shares_known_ || calls_ < next_gather_) return false;
+  // The first call with measured speeds: every rank has its first sample now, and the gather carries it
+  // (the agreed sums carry it one agreement later), so the first step comes after one iteration, as a
+  // program's own repartition would. Then from the agreed sums, when some rank is out of its band: a
+  // step on the first samples beats diffusion's hops, and the trigger takes another when later samples
+  // show a gain worth its cost.
+  const bool first_samples = calls_ == 1 && by_time() && !shares_measured_;
+  if (!first_samples && (!(wave_out_[3] > 0) || !shares_measured_ || calls_ < next_gather_)) return false;
 
   Contribution mine{store.total_cost(),
                     by_time() ? speed() : 1.0,
@@ -140,9 +147,14 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   std::vector<double> work, speeds;
   double quantum = std::numeric_limits<double>::infinity();
   balance::TriggerInputs in;
+  // A rank without a speed (no sample yet: it computed nothing) gets the mean of the others'.
+  double known_sum = 0, known = 0;
+  for (const Contribution& c : all)
+    if (c.speed > 0 && std::isfinite(c.speed)) known_sum += c.speed, ++known;
+  if (!(known > 0)) return false;  // the same on every rank: nobody has measured anything yet
   for (const Contribution& c : all) {
     work.push_back(c.work);
-    speeds.push_back(c.speed > 0 ? c.speed : 1.0);
+    speeds.push_back(c.speed > 0 && std::isfinite(c.speed) ? c.speed : known_sum / known);
     quantum = std::min(quantum, c.smallest_cost);
     in.iteration_seconds = std::max(in.iteration_seconds, c.compute_seconds);
     // The rank that reached the gather last waited for the collective alone; the others for it too.

@@ -200,7 +200,7 @@ void DiffusionRuntime::start() {
                  diffusion::Estimates::accounted, diffusion::parse_balance(options.balance),
                  given_speed_ > 0 ? given_speed_ : 1.0);
   initial_target();
-  shares_known_ = !(by_time() && given_speed_ == 0);
+  shares_known_ = shares_measured_ = !(by_time() && given_speed_ == 0);
   if (options.bulk_synchronous && given_speed_ == 0) probe_compute_clock();
   tracker_.emplace(1, 1.0, options.iterations, options.tolerance);  // on load / target
   MPI_Barrier(hood.graph);

@@ -157,8 +157,8 @@ class DiffusionRuntime {
   TreeSum wave_;  // the termination wave in progress, if active()
   // not converged, not settled, data sent, data received, timed out (termination())
   // [5]: sum of the speeds, [6]: ranks whose speed is known, [7]: cost changes (speed_target.cpp)
-  // [8]: ranks in stop() (asynchronous mode)
-  static constexpr int kWaveCounters = 9;
+  // [8]: ranks in stop() (asynchronous mode), [9]: ranks whose speed is measured, trusted or not
+  static constexpr int kWaveCounters = 10;
   double wave_in_[kWaveCounters] = {}, wave_out_[kWaveCounters] = {};
   long long waves_started_ = 0;
   bool frozen_ = false;  // settled contribution to the wave in progress: no decisions until its result
@@ -185,6 +185,9 @@ class DiffusionRuntime {
   // Every rank's share is known: given speeds, balance by load, or every measured speed trusted by one
   // wave (speed_target.cpp). Iterations before count as out of the band.
   bool shares_known_ = true;
+  // Every rank has measured its speed at least once (one wave): the targets and the global step use the
+  // measured shares from then on, before they are trusted (convergence still waits for shares_known_).
+  bool shares_measured_ = true;
 
   // Global steps (global_step.cpp): the communicator of their collective and transfers (bulk-
   // synchronous mode with balancer global or hybrid), the trigger, the steps taken (this rank's items

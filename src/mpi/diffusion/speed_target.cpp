@@ -2,9 +2,10 @@
 // by time, its speed-proportional share total x s_i / sum(s). The total is the sum of the items' costs;
 // when the program changes costs, every wave sums the changes and the target follows the new total.
 // Given speeds are known everywhere at start(); measured ones are summed by every termination or
-// agreement wave (with the count of ranks whose measurement is trusted) and the share is updated from
-// each wave's result once every rank's is.
-// Until then no iteration counts toward convergence (shares_known_): the average is not the target.
+// agreement wave (with the counts of ranks that measured theirs and whose measurement is trusted), and
+// the share is updated from each wave's result once every rank has measured its speed: from the first
+// samples on, so that hand-overs and the global step aim at the measured shares, not at the average.
+// No iteration counts toward convergence before every rank's measurement is trusted (shares_known_).
 // The convergence tracker works on load / target, so "in the band" is |load - target| <= tol x target.
 #include <limits>
 
@@ -29,6 +30,7 @@ void DiffusionRuntime::contribute_speed() {
   wave_in_[6] = s > 0 && (given_speed_ > 0 || estimator_.trusted()) ? 1 : 0;
   contributed_speed_ = s;
   wave_in_[7] = load_change_;
+  wave_in_[9] = s > 0 ? 1 : 0;
 }
 
 void DiffusionRuntime::update_target() {
@@ -40,9 +42,10 @@ void DiffusionRuntime::update_target() {
     if (!(target_ > 0) && !by_time()) target_ = average;
   }
   if (!by_time() || !options.speeds.empty()) return;
-  if (wave_out_[6] == size_ && wave_out_[5] > 0 && contributed_speed_ > 0) {
+  if (wave_out_[9] == size_ && wave_out_[5] > 0 && contributed_speed_ > 0) {
     target_ = total_load_ * contributed_speed_ / wave_out_[5];
-    shares_known_ = true;
+    shares_measured_ = true;
+    if (wave_out_[6] == size_) shares_known_ = true;
   }
 }
 
