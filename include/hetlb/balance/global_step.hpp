@@ -4,9 +4,11 @@
 // Shares: the divisible optimum of RR-4770's Theorems 1 and 2 (solve_rational_linear, the closed form
 // of the static plans) for linear compute costs of 1 / speed per unit of work and free links (the
 // work moves between ranks that already hold it, not from a root), in whole multiples of a quantum
-// (1: whole unit-cost items) by the paper's rounding scheme (round_shares, Section 3.3): each share is
-// within one quantum of total x s_i / sum(s). With free links every rank takes part; no rank is left
-// out.
+// (1: whole unit-cost items), rounded to the integer optimum: the least max(n_i / s_i) over whole
+// counts (from the floors, each unit left to the rank that would finish it first; for unit items the
+// exact optimum, checked against brute force). The paper's rounding by fractional parts (Section 3.3)
+// keeps each share within one item of total x s_i / sum(s) but can give the last units to slow ranks.
+// With free links every rank takes part; no rank is left out.
 //
 // Transfers: surplus to deficit, any to any. The ranks above their share, in rank order, send to the
 // ranks below theirs, in rank order (each transfer the smaller of the two amounts left). This moves the

@@ -1,9 +1,10 @@
 // Target shares and surplus-to-deficit transfers of a global balancing step (global_step.hpp): RR-4770's
-// divisible optimum (Theorems 1 and 2) with free links, rounded by the paper's scheme (Section 3.3).
+// divisible optimum (Theorems 1 and 2) with free links, rounded to the integer optimum.
 #include "hetlb/balance/global_step.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <queue>
 
 #include <fmt/format.h>
 
@@ -11,6 +12,43 @@
 #include "hetlb/scatter/rational.hpp"
 
 namespace hetlb::balance {
+
+namespace {
+
+// The least makespan max(n_i / s_i) over whole counts summing to `units` (uniform machines, unit jobs):
+// from the floors of the divisible shares, each unit left goes to the rank that would finish it first,
+// (n_i + 1) / s_i smallest, ties to the lower rank. Greedy is exact here: the floors fit under any
+// integer optimum's makespan, and each step takes the smallest makespan increment available.
+std::vector<Count> least_makespan_counts(const std::vector<double>& shares, const std::vector<double>& speed,
+                                         Count units) {
+  const std::size_t p = shares.size();
+  std::vector<Count> n(p, 0);
+  Count sum = 0;
+  for (std::size_t r = 0; r < p; ++r) {
+    n[r] = static_cast<Count>(std::floor(std::max(0.0, shares[r])));
+    sum += n[r];
+  }
+  while (sum > units) {  // floating noise above the total: off the rank that finishes last
+    std::size_t last = 0;
+    for (std::size_t r = 1; r < p; ++r)
+      if (n[r] > 0 && (n[last] == 0 || static_cast<double>(n[r]) / speed[r] > static_cast<double>(n[last]) / speed[last]))
+        last = r;
+    --n[last];
+    --sum;
+  }
+  using Next = std::pair<double, std::size_t>;  // the finish time with one more unit, the rank
+  std::priority_queue<Next, std::vector<Next>, std::greater<>> next;
+  for (std::size_t r = 0; r < p; ++r) next.emplace(static_cast<double>(n[r] + 1) / speed[r], r);
+  for (; sum < units; ++sum) {
+    const std::size_t r = next.top().second;
+    next.pop();
+    ++n[r];
+    next.emplace(static_cast<double>(n[r] + 1) / speed[r], r);
+  }
+  return n;
+}
+
+}  // namespace
 
 GlobalStep plan_global_step(const std::vector<double>& work, const std::vector<double>& speed, double quantum) {
   const std::size_t p = work.size();
@@ -34,7 +72,8 @@ GlobalStep plan_global_step(const std::vector<double>& work, const std::vector<d
     // Linear costs: receiving is free (c_i = 0), computing one quantum takes quantum / s_i.
     std::vector<double> c(p, 0.0), w(p);
     for (std::size_t r = 0; r < p; ++r) w[r] = quantum / speed[r];
-    const std::vector<Count> counts = scatter::round_shares(scatter::solve_rational_linear(c, w, units).shares, units);
+    const std::vector<Count> counts =
+        least_makespan_counts(scatter::solve_rational_linear(c, w, units).shares, speed, units);
     for (std::size_t r = 0; r < p; ++r) step.target[r] = static_cast<double>(counts[r]) * quantum;
   }
   // The residue (total not a whole number of quanta, and rounding): to the largest share, so the
