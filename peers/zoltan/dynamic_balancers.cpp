@@ -194,8 +194,8 @@ class HetlbBalancer : public Balancer {
       o.k = c.k;
       o.virtual_load = c.virtual_load;
       o.balance = "time";
-      o.min_balancing_period = s.tau;
-      o.min_computing_period = s.tau / 10;
+      o.min_balancing_period = std::min(s.tau, 60.0);  // the runtime's bound (docs/limits.md)
+      o.min_computing_period = o.min_balancing_period / 10;
     }
     callbacks_.size = [this](std::uint64_t) { return item_bytes_; };
     callbacks_.pack = [this](std::uint64_t id, void* buffer) {
