@@ -3,7 +3,8 @@
 #   make build  deps + build the product (the command line is build/bin/hetlb) and the tests make test runs there
 #   make test   deps + the whole test suite, each test once: the sanitized build (ASan+UBSan) runs every test it
 #               can, the Release build the rest (SMPI, Python, Fortran, install, study checks); a short fuzz run
-#   make demo   deps + the command line alone + the three capabilities on embedded defaults, with figures
+#   make demo   the command line alone (its own packages and build-demo/) + the three capabilities on embedded
+#               defaults, with figures in build/demo/
 #   make bench  deps + build + the benchmarks (tables for the README)
 #   make abi-baseline  record the C ABI of a new release line (tests/abi/), after a version bump
 #   make study  deps + build + the diffusion study in the background, in resumable pieces (examples/study/)
@@ -14,6 +15,7 @@
 JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 ASAN  ?= build-asan
+DEMO_BUILD ?= build-demo
 DEMO  ?= $(BUILD)/demo
 FUZZ_SECONDS ?= 20
 # Ninja when installed (make deps installs it; looked up when a recipe runs, after deps): both cores
@@ -26,6 +28,8 @@ ASAN_FLAGS := "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG"
 # Unity builds of the targets that allow them (cmake/hetlb_helpers.cmake, hetlb_unity).
 UNITY := -DHETLB_UNITY=ON
 
+DEMO_PACKAGES := cmake make ninja-build g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
+  libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox
 DEB_PACKAGES := cmake make ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev \
   libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
@@ -34,18 +38,28 @@ DEB_PACKAGES := cmake make ninja-build g++ clang libclang-rt-14-dev pkg-config \
   python3-pandas \
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-mpi4py python3-pytest
 
-.PHONY: abi-baseline deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic clean
+.PHONY: abi-baseline deps demo-deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic clean
 
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# Installs the missing packages of a list (as root, or through sudo).
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
+	  echo "make $(2): installing$$missing"; \
 	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO="sudo"; \
 	  $$SUDO apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	else echo "make deps: all Debian packages present"; fi
+	else echo "make $(2): all Debian packages present"; fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES),deps)
+
+# The demo's own packages and build: the command line alone (no tests, benchmarks, Zoltan, Python,
+# sanitizers), so that a bare machine shows the three capabilities in minutes.
+demo-deps:
+	$(call install_missing,$(DEMO_PACKAGES),demo)
 
 $(BUILD)/CMakeCache.txt: | deps
 	cmake $(GENERATOR) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(UNITY) -DHETLB_UNIT_TESTS_SANITIZED_ONLY=ON -DHETLB_TEST_PCH=OFF
@@ -95,18 +109,22 @@ abi-baseline: build
 	sh tests/abi/abi_record.sh $(BUILD)/lib/libhetlb_mpi.so tests/abi include/hetlb
 
 # The demo builds the command line alone and shows the three capabilities, each with its figure.
-demo: $(BUILD)/CMakeCache.txt
-	cmake --build $(BUILD) -j $(JOBS) --target hetlb
+$(DEMO_BUILD)/CMakeCache.txt: | demo-deps
+	cmake $(GENERATOR) -S . -B $(DEMO_BUILD) -DCMAKE_BUILD_TYPE=Release $(UNITY) -DHETLB_BUILD_TESTS=OFF \
+	  -DHETLB_BUILD_BENCH=OFF -DHETLB_BUILD_PEERS=OFF
+
+demo: $(DEMO_BUILD)/CMakeCache.txt
+	cmake --build $(DEMO_BUILD) -j $(JOBS) --target hetlb
 	@mkdir -p $(DEMO)
 	@echo "== 1. Static load-balanced scatter (RR-4770): Table 1's 16 processors, every planner"
-	$(BUILD)/bin/hetlb compare examples/grid1999.json
-	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm uniform --gantt $(DEMO)/grid1999-uniform.png > /dev/null
-	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm lp --order bandwidth --gantt $(DEMO)/grid1999-balanced-decreasing-bandwidth.png > /dev/null
-	$(BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm lp --order reverse-bandwidth --gantt $(DEMO)/grid1999-balanced-increasing-bandwidth.png > /dev/null
+	$(DEMO_BUILD)/bin/hetlb compare examples/grid1999.json
+	$(DEMO_BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm uniform --gantt $(DEMO)/grid1999-uniform.png > /dev/null
+	$(DEMO_BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm lp --order bandwidth --gantt $(DEMO)/grid1999-balanced-decreasing-bandwidth.png > /dev/null
+	$(DEMO_BUILD)/bin/hetlb scatter examples/grid1999.json --algorithm lp --order reverse-bandwidth --gantt $(DEMO)/grid1999-balanced-increasing-bandwidth.png > /dev/null
 	@echo "== 2. Data redistribution on a heterogeneous bidirectional ring (Renard, Robert, Vivien)"
-	$(BUILD)/bin/hetlb ring examples/ring-heterogeneous.json --bidirectional --verify --gantt $(DEMO)/ring-heterogeneous.png
+	$(DEMO_BUILD)/bin/hetlb ring examples/ring-heterogeneous.json --bidirectional --verify --gantt $(DEMO)/ring-heterogeneous.png
 	@echo "== 3. Asynchronous iterative load balancing (Couturier, Giersch), simulated on SimGrid: 16-node torus"
-	$(BUILD)/bin/hetlb simulate diffusion --nodes 16 --topology torus --iterations 50 --seed 1 --plot $(DEMO)/diffusion-torus-16.png
+	$(DEMO_BUILD)/bin/hetlb simulate diffusion --nodes 16 --topology torus --iterations 50 --seed 1 --plot $(DEMO)/diffusion-torus-16.png
 	@echo "Figures written to $(DEMO)/: scatter Gantt charts (grid1999-*.png), the ring plan (ring-heterogeneous.png),"
 	@echo "the simulated loads over time (diffusion-torus-16.png)"
 
@@ -147,4 +165,4 @@ compare-peers-dynamic: deps build
 	BUILD=$(BUILD) nice sh bench/peers/compare_dynamic.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) $(DEMO_BUILD)

@@ -1,8 +1,9 @@
 # cmake -DCOMMAND="a|b|c" [-DCONVERGED=true|false|any] [-DNOTICE=regex] [-DWORK=ON]
-#       [-DSHARES="20;20;40;80" -DSHARE_TOLERANCE=percent] [-DFIGURE=path] -P check_run.cmake
+#       [-DSHARES="20;20;40;80" -DSHARE_TOLERANCE=percent] [-DFIGURE=path] [-DGLOBAL_STEPS=none|some]
+#       -P check_run.cmake
 # WORK: the --work fields are there (time_to_solution > 0, items_moved, one ranks[] entry per rank
 # with its items and a measured or given speed: every rank must have held items at some point). SHARES: every rank's final items within
-# SHARE_TOLERANCE percent of its share.
+# SHARE_TOLERANCE percent of its share. GLOBAL_STEPS: the run took no global step, or at least one.
 # Passes when the hetlb-diffuse run exits 0, its JSON says every item was checked (ids exactly once,
 # payloads intact), the totals agree, and convergence is as expected.
 cmake_minimum_required(VERSION 3.20)
@@ -72,6 +73,13 @@ if(WORK)
     endif()
   endforeach()
   message(STATUS "time to solution ${tts} s, ${moved} items moved")
+endif()
+if(DEFINED GLOBAL_STEPS)
+  string(JSON steps LENGTH "${out}" global_steps)
+  if((GLOBAL_STEPS STREQUAL "none" AND NOT steps EQUAL 0) OR (GLOBAL_STEPS STREQUAL "some" AND steps EQUAL 0))
+    message(FATAL_ERROR "${steps} global steps, expected ${GLOBAL_STEPS}:\n${out}")
+  endif()
+  message(STATUS "${steps} global steps")
 endif()
 if(DEFINED FIGURE)
   if(NOT EXISTS "${FIGURE}")

@@ -42,7 +42,7 @@ namespace {
 
 struct Options {
   std::string topology = "torus", strategy = "besteffort", initial = "single", kernel = "synthetic";
-  std::string format = "table", progress = "calls", thread_level, costs;
+  std::string format = "table", progress = "calls", thread_level, costs, balancer;
   double k = 1, load_per_node = 100, ratio = 1e-3, time_limit = 60, stop_after = 0;
   double min_lb = -1, min_comp = -1;
   bool virtual_load = false, integer = false, app_items = false;
@@ -120,6 +120,9 @@ void add_options(CLI::App& app, Options& o) {
                  "array); a rank's load is the sum of its items' costs (default: 1 each)");
   app.add_flag("--app-items", o.app_items, "the program owns its items; the runtime moves them with pack/unpack");
   app.add_option("--stop-after", o.stop_after, "end with stop() after this many seconds (0: convergence)");
+  app.add_option("--balancer", o.balancer, "diffusion, global or hybrid (default: the runtime's, hybrid); global steps "
+                 "happen in the bulk-synchronous mode only (--work or --mode bsp)")
+      ->check(CLI::IsMember({"diffusion", "global", "hybrid"}));
   diffuse::add_unlike_rank_options(app, o);
   app.add_option("--format", o.format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
 }
@@ -218,6 +221,7 @@ int run(const Options& o, int rank, int size) {
   options.min_computing_period = o.min_comp >= 0 ? o.min_comp : tau / 10;
   options.time_limit = o.time_limit;
   options.progress_thread = o.progress == "thread";
+  if (!o.balancer.empty()) options.balancer = o.balancer;
   diffuse::configure_mode(o, unlike, options);
   // --app-items: the items live in the program's own map, moved by pack/unpack (Zoltan style).
   std::unordered_map<std::uint64_t, std::vector<unsigned char>> owned;
@@ -317,6 +321,14 @@ int run(const Options& o, int rank, int size) {
   watchdog.disarm();
 
   nlohmann::json j = nlohmann::json::parse(lb.metrics_json());
+  {  // the global steps taken (balancers global and hybrid): one line each
+    nlohmann::json steps = nlohmann::json::array();
+    for (const hetlb::diffusion::GlobalStepRecord& g : lb.metrics().global_steps)  // collective
+      steps.push_back({{"call", g.call}, {"date", g.date}, {"gain", g.gain}, {"cost", g.cost}, {"work", g.work},
+                       {"items", g.items}});
+    j["balancer"] = options.balancer;
+    j["global_steps"] = steps;
+  }
   const std::string verdict = diffuse::verify(lb, item_of, o.item_bytes, total, rays, seismic_kernel ? &model : nullptr,
                                               real_flops, MPI_COMM_WORLD, static_cast<std::uint64_t>(o.work));
   diffuse::add_unlike_rank_report(j, lb, o, unlike, work, MPI_COMM_WORLD);

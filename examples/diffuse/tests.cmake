@@ -122,6 +122,15 @@ diffuse_work_test(diffuse_np4_work_app_items_thread 4 --speeds 1,2,2,4 --balance
 # hetlb-calibrate's platform file as it is (4 processors: speeds 1 / 0.001, 1 / 0.002, ...).
 diffuse_work_test(diffuse_np4_work_calibrate_file 4 --speeds ${PROJECT_SOURCE_DIR}/src/calibrate/calibrate-4.json
   --balance time --speed-source given --load-per-node 30)
+# --balancer: global steps from a single loaded rank with the default (hybrid) and global, none with diffusion.
+set(DIFFUSE_CHECK_ARGS -DGLOBAL_STEPS=some)
+diffuse_work_test(diffuse_np4_work_balancer_global 4 --speeds 1,1,2,4 --balance time --initial single
+  --load-per-node 30 --balancer global)
+diffuse_work_test(diffuse_np4_work_balancer_default 4 --speeds 1,1,2,4 --balance time --initial single
+  --load-per-node 30)
+set(DIFFUSE_CHECK_ARGS -DGLOBAL_STEPS=none)
+diffuse_work_test(diffuse_np4_work_balancer_diffusion 4 --speeds 1,1,2,4 --balance time --initial single
+  --load-per-node 30 --balancer diffusion)
 set(DIFFUSE_CHECK_ARGS "-DSHARES=20\;20\;40\;80" -DSHARE_TOLERANCE=15)
 diffuse_work_test(diffuse_np4_work_time_given_shares 4 --speeds 1,1,2,4 --balance time --speed-source given
   --initial random --load-per-node 40 --work 200 --integer)
