@@ -134,6 +134,7 @@ bench: deps build
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-diffusion-bench
 	DIFFUSE=$(BUILD)/bin/hetlb-diffuse bench/termination_latency.sh 5
 	bench/matvec_makespan.sh $(BUILD)
+	python3 examples/ring-iterations/check_target.py $(BUILD)/bin/hetlb --full
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 python/bench/plan_overhead.py examples/grid1999.json
 	PYTHONPATH=$(BUILD)/python mpirun --allow-run-as-root --oversubscribe -np 2 /usr/bin/python3 python/bench/scatterv_vs_mpi4py.py
 

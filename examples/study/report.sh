@@ -7,18 +7,20 @@
 # Each from the spec whose "nodes" hold N: convergence-N.json when there is one (1024 nodes), else
 # convergence.json; short, fixed-duration and staggered runs only where their specs hold N.
 # docs/study.md quotes these files; examples/study/summaries.sh rewrites (or checks) them for every size.
-# Environment: HETLB (build/bin/hetlb), OUT (docs/study).
+# Environment: HETLB (build/bin/hetlb), OUT (docs/study), FIGURES (1; 0: the tables alone, for a check).
 set -eu
 N=${1:?usage: examples/study/report.sh NODES}
 HETLB=${HETLB:-build/bin/hetlb}
 OUT=${OUT:-docs/study}
+FIGURES=${FIGURES:-1}
 case $N in
   '' | *[!0-9]*) echo "report.sh: $N: expected a node count (a whole number)" >&2; exit 1 ;;
 esac
 dir="$OUT/$N-nodes"
-report() {  # spec, output path without .md, extra options
+report() {  # spec, output path without .md, extra options (a trailing --plot FILE is left out with FIGURES=0)
   spec=$1 name=$2
   shift 2
+  if [ "$FIGURES" = 0 ] && [ "${1:-}" = --plot ]; then shift 2; fi
   "$HETLB" campaign "$spec" --yes --report --min-nodes "$N" --max-nodes "$N" "$@" > "$name.md.tmp"
   mv "$name.md.tmp" "$name.md"
 }
