@@ -44,13 +44,13 @@ def _make_plan(comm: Any, platform_json: str, source: str, items: int, root: int
                weights: Optional[List[float]] = None, layout: str = "contiguous") -> MpiPlan: ...
 def _comm_handle(comm: Any) -> int: ...
 
+def _make_balancer(comm: Any, records: Any, ids: npt.NDArray[np.uint64], item_bytes: int, dtype: np.dtype,
+                   item_shape: List[int], topology: str, strategy: str, k: float, virtual_load: bool, integer: bool,
+                   balance: str, speeds: List[float], speeds_file: str, bulk_synchronous: bool, iterations: int,
+                   tolerance: float, time_limit: float, min_balancing_period: float, min_computing_period: float,
+                   progress_thread: bool, wait_for_load: bool, end_on_convergence: bool, sync_interval: int,
+                   costs: List[float] = ..., balancer: str = ..., total_iterations: int = ...) -> "_Balancer": ...
 class _Balancer:
-    def __init__(self, comm: Any, records: Any, ids: npt.NDArray[np.uint64], item_bytes: int, dtype: np.dtype,
-                 item_shape: List[int], topology: str, strategy: str, k: float, virtual_load: bool, integer: bool,
-                 balance: str, speeds: List[float], speeds_file: str, bulk_synchronous: bool, iterations: int,
-                 tolerance: float, time_limit: float, min_balancing_period: float, min_computing_period: float,
-                 progress_thread: bool, wait_for_load: bool, end_on_convergence: bool, sync_interval: int,
-                 costs: List[float] = ..., balancer: str = ..., total_iterations: int = ...) -> None: ...
     def set_cost(self, id: int, cost: float) -> None: ...
     def set_costs(self, costs: Any) -> None: ...
     @property

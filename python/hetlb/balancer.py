@@ -16,8 +16,13 @@ import numpy as np
 
 from . import _agreement
 from ._hetlb import Platform
-from ._hetlb_mpi import _Balancer, _default_balance, _default_balancer, _default_topology, _speeds_of_platform
-from .planning import _text, _whole
+from ._hetlb_mpi import (_Balancer, _default_balance, _default_balancer, _default_topology, _make_balancer,
+                         _speeds_of_platform)
+from .planning import _no_new, _text, _whole
+
+# The runtime's object comes from _make_balancer only (through Balancer): one made by __new__ alone would
+# hold no runtime.
+_no_new(_Balancer, "use hetlb.mpi.Balancer")
 
 SpeedsLike = Union[None, str, "os.PathLike[str]", Sequence[float], dict, Platform]
 
@@ -218,7 +223,7 @@ class Balancer:
         else:
             wait = bool(wait_for_load)
         self._freed = False
-        self._lb = _Balancer(comm, records.reshape(-1).view(np.uint8), local["ids"],
+        self._lb = _make_balancer(comm, records.reshape(-1).view(np.uint8), local["ids"],
                              dtype.itemsize * int(np.prod(shape, dtype=np.int64)), dtype, list(shape),
                              local["topology"], local["strategy"], local["k"], bool(virtual_load), bool(integer),
                              local["balance"],

@@ -354,7 +354,35 @@ std::vector<double> speeds_of_platform(const std::string& json, const std::strin
 
 void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
   py::class_<Balancer>(m, "_Balancer", "The diffusion runtime over an mpi4py communicator; use hetlb.mpi.Balancer.")
-      .def(py::init([comm_of](py::object comm, py::buffer records, py::array_t<std::uint64_t, py::array::c_style> ids,
+      .def_property_readonly("items", &Balancer::items)
+      .def_property_readonly("ids", &Balancer::ids)
+      .def("__len__", &Balancer::size)
+      .def("iteration_done", &Balancer::iteration_done, py::arg("compute_seconds") = py::none())
+      .def("progress", &Balancer::progress)
+      .def("stop", &Balancer::stop)
+      .def("check_conservation", &Balancer::check_conservation)
+      .def("_metrics", &Balancer::metrics)
+      .def_property_readonly("finished", &Balancer::finished)
+      .def_property_readonly("speed", &Balancer::speed)
+      .def_property_readonly("topology", &Balancer::topology)
+      .def_property_readonly("threaded", &Balancer::threaded)
+      .def_property_readonly("notice", &Balancer::notice)
+      .def_property_readonly("degree", &Balancer::degree)
+      .def_property_readonly("average_load", &Balancer::average_load)
+      .def_property_readonly("comm", &Balancer::comm)
+      .def("set_cost", &Balancer::set_cost, py::arg("id"), py::arg("cost"))
+      .def("set_costs", &Balancer::set_costs, py::arg("costs"))
+      .def_property_readonly("costs", &Balancer::costs)
+      .def_property_readonly("load", &Balancer::load)
+      .def_property_readonly("total_items", &Balancer::total_items)
+      .def("_gather_by_id", &Balancer::gather_by_id, py::arg("local"), py::arg("row_bytes"), py::arg("out"),
+           py::arg("ids_out"), py::arg("root"))
+      .def("_scatter_by_id", &Balancer::scatter_by_id, py::arg("root_in"), py::arg("row_bytes"), py::arg("local"),
+           py::arg("root"))
+      .def("free", &Balancer::free);
+  // Made by this factory only (hetlb.mpi.Balancer): the class has no constructor and refuses __new__
+  // (python/hetlb/balancer.py), so no instance without a runtime exists to crash the interpreter.
+  m.def("_make_balancer", [comm_of](py::object comm, py::buffer records, py::array_t<std::uint64_t, py::array::c_style> ids,
                               std::size_t item_bytes, py::dtype dtype, std::vector<py::ssize_t> item_shape,
                               std::string topology, std::string strategy, double k, bool virtual_load, bool integer,
                               std::string balance, std::vector<double> speeds, std::string speeds_file,
@@ -386,7 +414,7 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
              const MPI_Comm handle = comm_of(comm);
              return std::make_unique<Balancer>(std::move(comm), handle, std::move(records), std::move(ids), item_bytes,
                                                std::move(dtype), std::move(item_shape), o, costs);
-           }),
+           },
            py::arg("comm"), py::arg("records"), py::arg("ids"), py::arg("item_bytes"), py::arg("dtype"),
            py::arg("item_shape"), py::arg("topology"), py::arg("strategy"), py::arg("k"), py::arg("virtual_load"),
            py::arg("integer"), py::arg("balance"), py::arg("speeds"), py::arg("speeds_file"),
@@ -394,33 +422,7 @@ void bind_balancer(py::module_& m, MPI_Comm (*comm_of)(py::handle)) {
            py::arg("min_balancing_period"), py::arg("min_computing_period"), py::arg("progress_thread"),
            py::arg("wait_for_load"), py::arg("end_on_convergence"), py::arg("sync_interval"),
            py::arg("costs") = std::vector<double>{}, py::arg("balancer") = mpi::DiffusionOptions{}.balancer,
-           py::arg("total_iterations") = 0)
-      .def_property_readonly("items", &Balancer::items)
-      .def_property_readonly("ids", &Balancer::ids)
-      .def("__len__", &Balancer::size)
-      .def("iteration_done", &Balancer::iteration_done, py::arg("compute_seconds") = py::none())
-      .def("progress", &Balancer::progress)
-      .def("stop", &Balancer::stop)
-      .def("check_conservation", &Balancer::check_conservation)
-      .def("_metrics", &Balancer::metrics)
-      .def_property_readonly("finished", &Balancer::finished)
-      .def_property_readonly("speed", &Balancer::speed)
-      .def_property_readonly("topology", &Balancer::topology)
-      .def_property_readonly("threaded", &Balancer::threaded)
-      .def_property_readonly("notice", &Balancer::notice)
-      .def_property_readonly("degree", &Balancer::degree)
-      .def_property_readonly("average_load", &Balancer::average_load)
-      .def_property_readonly("comm", &Balancer::comm)
-      .def("set_cost", &Balancer::set_cost, py::arg("id"), py::arg("cost"))
-      .def("set_costs", &Balancer::set_costs, py::arg("costs"))
-      .def_property_readonly("costs", &Balancer::costs)
-      .def_property_readonly("load", &Balancer::load)
-      .def_property_readonly("total_items", &Balancer::total_items)
-      .def("_gather_by_id", &Balancer::gather_by_id, py::arg("local"), py::arg("row_bytes"), py::arg("out"),
-           py::arg("ids_out"), py::arg("root"))
-      .def("_scatter_by_id", &Balancer::scatter_by_id, py::arg("root_in"), py::arg("row_bytes"), py::arg("local"),
-           py::arg("root"))
-      .def("free", &Balancer::free);
+           py::arg("total_iterations") = 0);
   m.def("_speeds_of_platform", &speeds_of_platform, py::arg("json"), py::arg("source"));
   m.attr("_default_balancer") = mpi::DiffusionOptions{}.balancer;  // the C++ runtime's defaults
   m.attr("_default_balance") = mpi::DiffusionOptions{}.balance;

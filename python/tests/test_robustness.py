@@ -22,7 +22,13 @@ import hetlb
 names = [("Platform", "hetlb.platform()"), ("ScatterPlan", "hetlb.plan_scatter()"), ("Ring", "hetlb.ring()")]
 try:
     import hetlb.mpi
-    classes = [(hetlb.mpi.MpiPlan, "hetlb.mpi.Plan()")]
+    from hetlb import _hetlb_mpi
+    classes = [(hetlb.mpi.MpiPlan, "hetlb.mpi.Plan()"), (_hetlb_mpi._Balancer, "hetlb.mpi.Balancer")]
+    try:  # the runtime's class has no constructor of its own either
+        _hetlb_mpi._Balancer()
+        print("no error")
+    except TypeError as e:
+        assert "cannot be created directly: use hetlb.mpi.Balancer" in str(e), e
 except ImportError:
     classes = []
 classes += [(getattr(hetlb, n), how) for n, how in names]
