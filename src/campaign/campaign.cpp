@@ -14,6 +14,7 @@
 #include "hetlb/build_info.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/interrupt.hpp"
 #include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "plots.hpp"
@@ -250,21 +251,36 @@ void run_local(const Options& o) {
     Runner runner(hetlb, spec.timeout);
     const Piece piece(o);
     const auto start = std::chrono::steady_clock::now();
-    std::size_t finished = 0;
+    std::size_t finished = 0, dropped = 0;
+    // SIGINT, SIGTERM (hetlb/interrupt.hpp): no run starts any more, the runs in progress are killed and
+    // not recorded (the Runner's destructor: no orphan, no temporary file), the rows written stay whole
+    // (each is one write, resumed if the signal lands in it) and the command exits 130 or 143.
+    install_interrupt_handlers();
     for (;;) {
-      while (started < todo.size() && static_cast<int>(runner.running()) < o.jobs &&
+      while (!interrupted() && started < todo.size() && static_cast<int>(runner.running()) < o.jobs &&
              piece.may_start(static_cast<long>(started))) {
         runner.start(todo[started], spec.settings[todo[started]].args);
         ++started;
       }
-      if (runner.running() == 0) break;
-      for (const Outcome& out : runner.wait()) {
+      if (runner.running() == 0 || interrupted()) break;
+      for (const Outcome& out : runner.wait_for(0.2)) {
+        // A run that failed as the campaign was interrupted may have been stopped by the same signal
+        // (Ctrl-C reaches the whole process group): not recorded, it runs again next time.
+        if (interrupted() && out.status == "failed") {
+          ++dropped;
+          continue;
+        }
         ++finished;
         failed += out.status == "failed";
         record(file, spec.settings[out.id], out, finished, todo.size(), time_left,
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       }
     }
+    if (interrupted())
+      throw Interrupted(fmt::format("campaign interrupted by {}: {} runs recorded in {}, {} stopped and not recorded, "
+                                    "{} not started; the same command resumes it",
+                                    interrupt_signal_name(), finished, spec.results, runner.running() + dropped,
+                                    todo.size() - started));
     if (started < todo.size())
       fmt::print(stderr, "hetlb campaign: piece done, {} settings left (run the same command again)\n",
                  todo.size() - started);

@@ -16,6 +16,7 @@
 #include "hetlb/build_info.hpp"
 #include "campaign.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/interrupt.hpp"
 #include "hetlb/output_path.hpp"
 #include "number_checks.hpp"
 #include "options.hpp"
@@ -240,6 +241,9 @@ int main(int argc, char** argv) {
     }
     if (rank == 0) hetlb::finish_standard_output();  // the summary, to its last byte
     outputs.commit();
+  } catch (const hetlb::Interrupted& e) {  // one process (no worker rank): SIGINT, SIGTERM (run_local)
+    std::cerr << "hetlb-campaign: " << e.what() << "\n";
+    status = hetlb::interrupt_exit_status();
   } catch (const std::exception& e) {
     std::cerr << "hetlb-campaign: error: " << e.what() << "\n";
     status = 1;

@@ -14,6 +14,10 @@ void add_campaign_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("campaign", "Run a matrix of diffusion simulations (resumable, parallel)");
   campaign::add_options(*sub, *o);
   sub->add_option("-j,--jobs", o->jobs, "parallel simulations")->check(CLI::Range(1, 256))->capture_default_str();
+  sub->footer(
+      "SIGINT (Ctrl-C) or SIGTERM stops the campaign: no run starts any more, the runs in progress are killed and "
+      "not recorded, the rows written stay whole; one line on stderr, no summary, exit status 130 (SIGINT) or 143 "
+      "(SIGTERM). The same command resumes it.");
   sub->callback([o] {
     o->hetlb = "/proc/self/exe";  // each run: this hetlb, `simulate diffusion`
     campaign::run_local(*o);

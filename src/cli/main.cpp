@@ -6,6 +6,7 @@
 #include "hetlb/build_info.hpp"
 #include "commands.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/interrupt.hpp"
 #include "hetlb/output_path.hpp"
 
 int main(int argc, char** argv) {
@@ -39,9 +40,22 @@ int main(int argc, char** argv) {
     // A command's output files appear together once it succeeds, or none (output_path.hpp); its
     // standard output is checked to the last byte (a full disk, a closed descriptor: one line, exit 1).
     hetlb::OutputTransaction outputs;
-    app.parse(argc, argv);
+    try {
+      app.parse(argc, argv);
+    } catch (const hetlb::Interrupted& e) {
+      // SIGINT or SIGTERM: the command stopped early and wrote what it had, marked partial (interrupt.hpp).
+      hetlb::finish_standard_output();
+      outputs.commit();
+      std::cerr << "hetlb: " << e.what() << "\n";
+      return hetlb::interrupt_exit_status();
+    }
     hetlb::finish_standard_output();
     outputs.commit();
+    if (hetlb::interrupted()) {  // the signal came once the work was done: the results are whole
+      std::cerr << "hetlb: interrupted by " << hetlb::interrupt_signal_name()
+                << " as the command ended; its results are complete\n";
+      return hetlb::interrupt_exit_status();
+    }
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -14,6 +14,7 @@
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/interrupt.hpp"
 #include "hetlb/output_path.hpp"
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/load_curves.hpp"
@@ -67,6 +68,9 @@ void run_simulate_diffusion(SimulateDiffusionOptions& o) {
   else if (config.trace_interval <= 0)
     config.trace_interval = -1;  // every tau
   config.progress = true;
+  // SIGINT, SIGTERM: the run ends at its next iteration and reports what it has (hetlb/interrupt.hpp).
+  install_interrupt_handlers();
+  config.stop = [] { return interrupted(); };
   const sim::DiffusionResult r = sim::simulate_diffusion(config);
   if (!o.trace.empty()) sim::write_trace_csv(r, o.trace);
   if (!o.plot.empty()) {
@@ -95,6 +99,10 @@ void run_simulate_diffusion(SimulateDiffusionOptions& o) {
     std::cout << j.dump(2) << "\n";
   else
     print_diffusion_table(std::cout, j);
+  if (r.interrupted)
+    throw Interrupted(fmt::format("interrupted by {} at simulated {:.6g} s of {:.6g} s: the results written are those "
+                                  "of the run so far, marked as interrupted",
+                                  interrupt_signal_name(), r.metrics.simulated_time, r.time_limit));
 }
 }  // namespace
 
@@ -165,7 +173,7 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
                   "consecutive computing iterations within 1% of the average to converge")
       ->capture_default_str()
       ->check(whole_number<long>(1, std::numeric_limits<long>::max()));
-  sub->add_option("--time-limit", c.time_limit, "simulated seconds (0: 10 x iterations x tau)")
+  sub->add_option("--time-limit", c.time_limit, "simulated seconds (0: 10 x iterations x tau; SIGINT, SIGTERM: see below)")
       ->capture_default_str();
   sub->add_option("--min-comp-iter", c.min_comp_iter, "minimum computing iteration, s (default, or negative: tau/10)")
       ->check(number_check(diffusion::valid_min_iteration, diffusion::min_iteration_expected()));
@@ -185,6 +193,10 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_flag("--imbalance-integral", c.imbalance_integral,
                 "give the area under the load and time imbalance curves over the run (load_imbalance_integral, "
                 "time_imbalance_integral; s)");
+  sub->footer(
+      "SIGINT (Ctrl-C) or SIGTERM ends the run at its next iteration, as its time limit would: the results so far "
+      "(output, --trace, --plot) are written, marked \"interrupted\": true, with one line on stderr; exit status 130 "
+      "(SIGINT) or 143 (SIGTERM). A second signal ends it at once.");
   sub->callback([o] { run_simulate_diffusion(*o); });
 }
 

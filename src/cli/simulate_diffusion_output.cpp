@@ -24,6 +24,8 @@ void print_diffusion_table(std::ostream& out, const nlohmann::json& j) {
   static const std::set<std::string> seconds = {"tau", "avg_idle_time", "avg_convergence_date",
                                                 "max_convergence_date", "simulated_time", "wall_seconds"};
   const double tau = j.at("tau").get<double>();
+  if (j.value("interrupted", false))  // SIGINT or SIGTERM ended the run (hetlb/interrupt.hpp)
+    out << fmt::format("{:<24} {}\n", "interrupted", "yes: the results of the run so far");
   for (const char* k : keys) {
     const auto& v = j.at(k);
     std::string text;

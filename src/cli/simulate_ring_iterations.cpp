@@ -14,6 +14,7 @@
 #include "hetlb/io/build_json.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/input_file.hpp"
+#include "hetlb/interrupt.hpp"
 #include "hetlb/io/ring_json.hpp"
 #include "hetlb/ring/drift.hpp"
 #include "hetlb/ring/offline_optimum.hpp"
@@ -87,29 +88,46 @@ void run_ring_iterations(const RingIterationsOptions& o) {
   }
   ring::validate(app);
   ring::RunResult r;
+  // SIGINT, SIGTERM: the run ends at the next iteration boundary and reports the iterations done
+  // (hetlb/interrupt.hpp). The offline optimum's search is bounded (a few seconds) and not interruptible.
+  const auto stop = [] { return interrupted(); };
+  const auto progress = [](const std::string& line) { std::cerr << "hetlb: " << line << std::endl; };
   if (o.policy == "optimal") {
     r = ring::offline_optimum(app, *drift, o.iterations);
   } else {
     auto policy = ring::make_policy(o.policy);
     ring::RunOptions options;
     options.record_redistributions = o.engine == "simgrid";  // the replay's input; else only sums are kept
-    set_progress_sink([](const std::string& line) { std::cerr << "hetlb: " << line << std::endl; });
+    options.stop = stop;
+    install_interrupt_handlers();
+    set_progress_sink(progress);
     r = ring::run_iterations(app, *drift, *policy, o.iterations, options);
     set_progress_sink({});
   }
+  std::size_t done = r.iterations_done;
   const double model_total = r.total_time;
   double wall = 0;
-  if (o.engine == "simgrid") {  // the policy's redistributions replayed on SimGrid
-    const sim::RingIterationsReplay rep = sim::replay_ring_iterations(app, *drift, r.redistributed_at, o.iterations);
+  // Stopped during the model's run, the replay is not made: the results are the model's.
+  const std::string engine = o.engine == "simgrid" && done == o.iterations ? "simgrid" : "model";
+  bool replay_whole = true;
+  if (engine == "simgrid") {  // the policy's redistributions replayed on SimGrid
+    install_interrupt_handlers();
+    set_progress_sink(progress);
+    const sim::RingIterationsReplay rep = sim::replay_ring_iterations(app, *drift, r.redistributed_at, o.iterations, stop);
+    set_progress_sink({});
+    done = rep.iterations_done;
+    replay_whole = done == o.iterations;
     const double ideal = app.compute_cost * static_cast<double>(std::accumulate(app.ring.loads.begin(), app.ring.loads.end(), Count{0})) /
                          std::accumulate(app.speeds.begin(), app.speeds.end(), 0.0);
     r.total_time = rep.total_time;
     r.compute_time = rep.compute_time;
     r.redistribution_time = rep.redistribution_time;
-    r.imbalance_time = rep.compute_time - ideal * static_cast<double>(o.iterations);
+    r.imbalance_time = rep.compute_time - ideal * static_cast<double>(done);
+    r.redistributions = rep.redistributions;
     r.data_moved = rep.data_moved;
     wall = rep.wall_seconds;
   }
+  const bool partial = done < o.iterations;
   if (o.format == "json") {
     nlohmann::json j{{"policy", o.policy},
                                 {"drift", o.drift},
@@ -123,18 +141,34 @@ void run_ring_iterations(const RingIterationsOptions& o) {
                                 {"redistributions", r.redistributions},
                                 {"data_moved", r.data_moved},
                                 {"build", io::build_json()}};
-    j["engine"] = o.engine;
-    if (o.engine == "simgrid") j["model_total_time"] = model_total, j["wall_seconds"] = wall;
+    j["engine"] = engine;
+    if (engine == "simgrid") {
+      // The model's total covers every iteration: null beside a replay stopped before the end.
+      j["model_total_time"] = replay_whole ? nlohmann::json(model_total) : nlohmann::json();
+      j["wall_seconds"] = wall;
+    }
+    if (partial) j["interrupted"] = true, j["iterations_done"] = done;  // the sums of the iterations done
     std::cout << j.dump(2) << "\n";
-    return;
+  } else {
+    if (partial)
+      std::cout << fmt::format("interrupted by {} after {} of {} iterations: the sums of the iterations done\n",
+                               interrupt_signal_name(), done, o.iterations);
+    std::cout << fmt::format(
+        "{} processors, {} iterations, drift {}, ratio {}, policy {}\n"
+        "total time {:.9g} = compute {:.9g} (of which imbalance {:.9g}) + redistributions {:.9g}\n"
+        "redistributions {}, items moved (x links) {}\n",
+        n, done, o.drift, o.ratio, o.policy, r.total_time, r.compute_time, r.imbalance_time,
+        r.redistribution_time, r.redistributions, r.data_moved);
+    if (engine == "simgrid" && replay_whole)
+      std::cout << fmt::format("simulated on SimGrid; the model's total time {:.9g}\n", model_total);
+    else if (engine == "simgrid")
+      std::cout << "simulated on SimGrid\n";
   }
-  std::cout << fmt::format(
-      "{} processors, {} iterations, drift {}, ratio {}, policy {}\n"
-      "total time {:.9g} = compute {:.9g} (of which imbalance {:.9g}) + redistributions {:.9g}\n"
-      "redistributions {}, items moved (x links) {}\n",
-      n, o.iterations, o.drift, o.ratio, o.policy, r.total_time, r.compute_time, r.imbalance_time,
-      r.redistribution_time, r.redistributions, r.data_moved);
-  if (o.engine == "simgrid") std::cout << fmt::format("simulated on SimGrid; the model's total time {:.9g}\n", model_total);
+  if (partial)
+    throw Interrupted(fmt::format("interrupted by {} after {} of {} iterations{}: the results written are the sums "
+                                  "of the iterations done, marked as interrupted",
+                                  interrupt_signal_name(), done, o.iterations,
+                                  o.engine == "simgrid" && engine == "model" ? ", before the SimGrid replay (not made)" : ""));
 }
 
 }  // namespace
@@ -156,6 +190,10 @@ void add_simulate_ring_iterations_command(CLI::App& simulate) {
   sub->add_option("--format", o->format, "table or json")->check(CLI::IsMember({"table", "json"}));
   sub->add_option("--engine", o->engine, "model (the iterative model) or simgrid (its replay on SimGrid)")
       ->check(CLI::IsMember({"model", "simgrid"}));
+  sub->footer(
+      "SIGINT (Ctrl-C) or SIGTERM ends the run at the next iteration boundary: the sums of the iterations done "
+      "are written (json: \"interrupted\": true, \"iterations_done\"; table: a first line saying so), with one line "
+      "on stderr; exit status 130 (SIGINT) or 143 (SIGTERM). A second signal ends it at once.");
   sub->callback([o] {
     if (o->policy != "optimal") (void)ring::make_policy(o->policy);  // refuse a bad policy before any work
     run_ring_iterations(*o);

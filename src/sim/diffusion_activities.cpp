@@ -50,6 +50,13 @@ void report_progress(World& w) {
              s4u::Engine::get_clock(), w.time_limit, w.tracker.in_band_count(), w.nodes.size(), std::max(0L, shortest),
              w.tracker.iterations(), w.tracker.converged_count(), w.in_flight, now - w.wall_start);
 }
+
+// SIGINT or SIGTERM at the command line (DiffusionConfig::stop): the run ends now, as at its time limit.
+void check_stop(World& w) {
+  if (w.finished || !w.config.stop || !w.config.stop()) return;
+  w.interrupted = true;
+  w.finish(s4u::Engine::get_clock());
+}
 }  // namespace
 
 namespace {
@@ -179,6 +186,7 @@ void computing_activity(World& w, Node& n) {
     w.tracker.record(n.id, n.state.real(), s4u::Engine::get_clock());
     if (w.tracker.all_converged()) w.finish(s4u::Engine::get_clock());
     if (n.id == 0) report_progress(w);
+    check_stop(w);
     const double left = start + w.min_comp - s4u::Engine::get_clock();
     if (left > 0 && !w.finished) s4u::this_actor::sleep_for(left);
   }
@@ -248,6 +256,7 @@ void balancing_activity(World& w, Node& n) {
       send(w, n.ctrl_sends, w.nodes[n.neighbours[p]].ctrl_box, m, kControlBytes);
     }
     ++n.lb_iterations;
+    check_stop(w);
     next = start + w.min_lb;
     n.next_balancing = next;
     // An iteration that decided nothing and sent nothing, with nothing arrived since it began, would

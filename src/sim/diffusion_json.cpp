@@ -60,6 +60,7 @@ nlohmann::json diffusion_json(const DiffusionConfig& c, const DiffusionResult& r
   j["global_steps"] = steps;
   j["global_step_count"] = r.global_steps.size();
   j["global_considered"] = r.global_considered;
+  if (r.interrupted) j["interrupted"] = true;  // stopped by SIGINT or SIGTERM: the metrics of the run so far
   if (r.imbalance) {  // asked with metrics_at / imbalance_integral (diffusion/imbalance_curve.hpp)
     const diffusion::ImbalanceValues& v = *r.imbalance;
     for (std::size_t i = 0; i < v.dates.size(); ++i) {

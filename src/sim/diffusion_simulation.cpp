@@ -199,6 +199,7 @@ DiffusionResult simulate_diffusion(const DiffusionConfig& config) {
   r.topology_name = topology.name;
   r.tau = w.tau;
   r.fast_forwarded = w.fast_forwarded;
+  r.interrupted = w.interrupted;
   r.max_data_in_flight = w.max_in_flight;
   r.time_limit = w.time_limit;
   r.trace = std::move(w.trace);

@@ -71,6 +71,7 @@ struct World {
   std::deque<Message> pool;
   std::vector<Message*> free_list;
   bool finished = false;
+  bool interrupted = false;  // DiffusionConfig::stop ended the run
   double finish_date = 0;
   std::string error;  // a faulty decision (strategy plug-in): the run ends and this is reported
   std::uint64_t in_flight = 0;       // data messages sent and not yet received

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "hetlb/error.hpp"
+#include "hetlb/interrupt.hpp"
 #include "sanitizer.hpp"
 
 namespace hetlb::sim::detail {
@@ -29,7 +30,11 @@ std::unique_ptr<simgrid::s4u::Engine> make_engine(const std::vector<std::string>
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   int argc = static_cast<int>(args.size());
-  return std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  auto engine = std::make_unique<simgrid::s4u::Engine>(&argc, argv.data());
+  // SimGrid's own SIGINT handler prints its actors and exits 1: a command that stops cleanly on SIGINT
+  // (hetlb/interrupt.hpp) gets its handler back.
+  restore_interrupt_handlers();
+  return engine;
 }
 
 void run_engine(simgrid::s4u::Engine& engine, const std::string& what) {
@@ -39,6 +44,7 @@ void run_engine(simgrid::s4u::Engine& engine, const std::string& what) {
     deadlocked = true;
     date = simgrid::s4u::Engine::get_clock();
   });
+  restore_interrupt_handlers();
   engine.run();
   if (deadlocked)
     throw Error(fmt::format("{}: deadlock at simulated {} s (activities that can never complete); expected every "

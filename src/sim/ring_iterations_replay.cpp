@@ -10,6 +10,7 @@
 
 #include "engine.hpp"
 #include "hetlb/error.hpp"
+#include "hetlb/progress.hpp"
 #include "hetlb/ring/plan.hpp"
 #include "platform_loading.hpp"
 #include "ring_platform.hpp"
@@ -20,7 +21,7 @@ namespace s4u = simgrid::s4u;
 
 RingIterationsReplay replay_ring_iterations(const ring::IterativeApp& app, const ring::Drift& drift,
                                             const std::vector<std::size_t>& redistributed_at,
-                                            std::size_t iterations) {
+                                            std::size_t iterations, const std::function<bool()>& stop) {
   ring::validate(app);
   const std::size_t n = app.ring.size();
   if (static_cast<double>(n) * static_cast<double>(iterations) > kRingIterationsReplayLimit)
@@ -44,10 +45,11 @@ RingIterationsReplay replay_ring_iterations(const ring::IterativeApp& app, const
   std::string failure;
   const s4u::BarrierPtr barrier = s4u::Barrier::create(static_cast<unsigned>(n));
   ring::Delta delta;
+  std::size_t end = iterations;  // moved before `iterations` by `stop`, between two barriers
 
   for (std::size_t i = 0; i < n; ++i) {
     s4u::Actor::create(fmt::format("P{}", i), s4u::Host::by_name(fmt::format("p{}", i)), [&, i] {
-      for (std::size_t t = 0; t < iterations; ++t) {
+      for (std::size_t t = 0; t < end; ++t) {
         if (redistribute[t]) {
           if (i == 0) {  // the plan from the simulated loads; no simulated time
             ring::Ring r = app.ring;
@@ -99,6 +101,10 @@ RingIterationsReplay replay_ring_iterations(const ring::IterativeApp& app, const
           out.compute_time += s4u::Engine::get_clock() - start;
           drift.delta(t, delta);
           ring::apply_delta(held, delta);
+          if (stop && t + 1 < end && stop()) end = t + 1;  // every actor reads it after the barrier
+          if (progress_wanted())
+            report_progress([&] { return fmt::format("ring iterations replay: {} of {} ({:.0f}%)", t + 1, iterations,
+                                                     100.0 * static_cast<double>(t + 1) / static_cast<double>(iterations)); });
         }
         barrier->wait();
       }
@@ -110,6 +116,7 @@ RingIterationsReplay replay_ring_iterations(const ring::IterativeApp& app, const
   if (!failure.empty()) throw Error(failure);
   out.total_time = s4u::Engine::get_clock();
   out.final_loads = held;
+  out.iterations_done = end;
   return out;
 }
 

@@ -1,6 +1,7 @@
 // When to redistribute an iterative ring application (iterative.hpp), and the run of a policy.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,6 +89,7 @@ struct RunResult {
   std::vector<std::size_t> redistributed_at;  // iterations preceded by a redistribution
   std::vector<double> iteration_times;        // only when asked
   std::vector<std::vector<Count>> loads;      // loads of every iteration, only when asked (tests)
+  std::size_t iterations_done = 0;            // the iterations run: all of them unless RunOptions::stop ended the run
 };
 
 struct RunOptions {
@@ -96,7 +98,12 @@ struct RunOptions {
   // RunResult::redistributed_at (8 bytes per redistribution: a billion iterations redistributed at each
   // keep 8 GB); off, the run keeps nothing per iteration, only its sums.
   bool record_redistributions = true;
+  // Asked every kStopCheckIterations iterations, between two of them, when set: true ends the run there
+  // (SIGINT or SIGTERM at the command line, hetlb/interrupt.hpp); the result then sums the iterations
+  // done, RunResult::iterations_done of them.
+  std::function<bool()> stop = {};
 };
+inline constexpr std::size_t kStopCheckIterations = 1024;
 
 // Long runs report their progress (hetlb/progress.hpp) when a sink is set.
 RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& policy, std::size_t iterations,

@@ -73,6 +73,9 @@ struct DiffusionConfig {
   // study's model), global steps alone, or hybrid (the strategies, plus a global step when its
   // predicted gain exceeds its cost). Global and hybrid simulate the end of the streaks (no fast_forward).
   balance::Balancer balancer = balance::Balancer::diffusion;
+  // Asked at every computing and load-balancing iteration when set: true ends the run there, as its time
+  // limit would (SIGINT or SIGTERM at the command line, hetlb/interrupt.hpp; DiffusionResult::interrupted).
+  std::function<bool()> stop = {};
 };
 
 // Global steps (docs/simulation.md, "Global steps"): considered every balancing period (min_lb) while
@@ -135,6 +138,9 @@ struct DiffusionResult {
   // Balancers global and hybrid: the steps taken, in order, and the considerations (collectives) made.
   std::vector<GlobalStepEvent> global_steps;
   std::uint64_t global_considered = 0;
+  // DiffusionConfig::stop ended the run before its convergence or time limit, at metrics.simulated_time:
+  // the metrics are those of the run so far (like a run that reaches its time limit).
+  bool interrupted = false;
 };
 
 // Runs one simulation. SimGrid allows one engine per process: a second call throws hetlb::Error.

@@ -8,6 +8,7 @@
 // transfer at a time) the simulated times equal the model's (run_iterations).
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 #include "hetlb/ring/drift.hpp"
@@ -23,6 +24,7 @@ struct RingIterationsReplay {
   Count data_moved = 0;            // items x links crossed
   std::vector<Count> final_loads;
   double wall_seconds = 0;
+  std::size_t iterations_done = 0;  // all of them unless `stop` ended the replay
 };
 
 // Iterations x processors simulated at most.
@@ -30,8 +32,11 @@ inline constexpr double kRingIterationsReplayLimit = 4e6;
 
 // One engine per process. Throws hetlb::Error above the limit, for a 2-processor bidirectional ring
 // (SimGrid routes one way between two hosts), or when a redistribution does not end on the targets.
+// `stop`, when set, is asked after every iteration: true ends the replay there (SIGINT or SIGTERM at the
+// command line, hetlb/interrupt.hpp), its sums those of the iterations done. Long replays report their
+// progress (hetlb/progress.hpp) when a sink is set.
 RingIterationsReplay replay_ring_iterations(const ring::IterativeApp& app, const ring::Drift& drift,
                                             const std::vector<std::size_t>& redistributed_at,
-                                            std::size_t iterations);
+                                            std::size_t iterations, const std::function<bool()>& stop = {});
 
 }  // namespace hetlb::sim

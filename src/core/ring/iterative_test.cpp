@@ -180,6 +180,32 @@ TEST(RingIterative, RunsWithoutRecordsSumTheSame) {
   }
 }
 
+// A run stopped by RunOptions::stop (SIGINT at the command line) ends between two iterations, at a
+// multiple of kStopCheckIterations, with the sums of the iterations done: a run of that many iterations'.
+TEST(RingIterative, StoppedRunSumsTheIterationsDone) {
+  const Instance in = random_instance(13, 6);
+  const std::size_t N = 10 * kStopCheckIterations, done = 3 * kStopCheckIterations;
+  for (const std::string spec : {"never", "every:4", "threshold:1.5"}) {  // policies blind to the horizon
+    std::size_t asked = 0;
+    RunOptions stopping;
+    stopping.stop = [&] { return ++asked == 3; };
+    auto p = make_policy(spec), q = make_policy(spec);
+    const RunResult a = run_iterations(in.app, *in.drift, *p, N, stopping);
+    const RunResult b = run_iterations(in.app, *in.drift, *q, done);
+    EXPECT_EQ(asked, 3u) << spec;
+    EXPECT_EQ(a.iterations_done, done) << spec;
+    EXPECT_EQ(b.iterations_done, done) << spec;
+    EXPECT_EQ(a.redistributions, b.redistributions) << spec;
+    EXPECT_EQ(a.total_time, b.total_time) << spec;
+    EXPECT_EQ(a.imbalance_time, b.imbalance_time) << spec;
+    EXPECT_EQ(a.data_moved, b.data_moved) << spec;
+  }
+  auto never = make_policy("never");
+  RunOptions going_on;
+  going_on.stop = [] { return false; };
+  EXPECT_EQ(run_iterations(in.app, *in.drift, *never, N, going_on).iterations_done, N);
+}
+
 TEST(RingIterative, WindowTravelsRoundTheRing) {
   auto d = window_drift(8, 2, 5, 0.5);
   std::vector<Count> loads = window_initial_loads(std::vector<Count>(8, 1), 2, 5);

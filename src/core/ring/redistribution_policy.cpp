@@ -392,7 +392,9 @@ RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& po
   v.targets = &targets;
   Delta delta;
   std::vector<Count> before;
-  for (std::size_t t = 0; t < iterations; ++t) {
+  std::size_t t = 0;
+  for (; t < iterations; ++t) {
+    if (t % kStopCheckIterations == 0 && t > 0 && options.stop && options.stop()) break;
     if ((t & 0xFFFF) == 0 && t > 0 && progress_wanted())
       report_progress([&] {
         return "ring iterations: " + std::to_string(t) + " of " + std::to_string(iterations) + " (" +
@@ -444,6 +446,7 @@ RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& po
       else if (i == arg && q < top) stale = true;
     }
   }
+  r.iterations_done = t;
   r.total_time = r.compute_time + r.redistribution_time;
   return r;
 }
