@@ -11,7 +11,7 @@
 namespace hetlb::ring {
 
 namespace {
-bool meets(double time, double bound) { return time <= bound * (1 + 1e-12); }
+bool meets_bound(double time, double bound) { return time <= bound * (1 + 1e-12); }
 constexpr std::size_t kLemma12SliceLimit = 2000;  // the slice terms cost O(n^2)
 }  // namespace
 
@@ -49,7 +49,7 @@ Plan plan_heterogeneous_bidirectional(const Ring& ring, std::size_t max_transfer
     }
     if (!neg || !pos) return;  // circulating
     take(block_schedule(ring, flow), flow, algorithm, method + ", one block per link as early as possible");
-    if (paths && !meets(p.time, p.lower_bound)) {
+    if (paths && !meets_bound(p.time, p.lower_bound)) {
       bool capped = false;
       std::vector<Transfer> ts = path_schedule(ring, flow, budget, &capped);
       budget -= std::min(budget, ts.size());
@@ -59,20 +59,20 @@ Plan plan_heterogeneous_bidirectional(const Ring& ring, std::size_t max_transfer
     }
   };
   if (const auto s8 = solve_system8(ring)) {
-    if (meets(s8->time, s6.time))
+    if (meets_bound(s8->time, s6.time))
       consider(s8->theta, "system-6",
                "System 6 optimum (Lemma 10: flow on one link, exact convex search), light flow, Lemma 9 schedule", false);
     else
       consider(s8->theta, "system-8", "System 8 optimum (best light flow), Lemma 9 schedule", false);
   }
-  if (!meets(p.time, p.lower_bound) || !have) {
+  if (!meets_bound(p.time, p.lower_bound) || !have) {
     for (Count d : {0, -1, 1}) consider(s6.theta + d, "flow-paths", "System 6 flow (not light)", d == 0);
     const Count fmin = std::min<Count>(0, *std::min_element(F.begin(), F.end()));
     const Count fmax = std::max<Count>(0, *std::max_element(F.begin(), F.end()));
     consider(-fmin, "flow-paths", "all items rightwards (Algorithm 2's flow)", true);
     consider(-fmax, "flow-paths", "all items leftwards", true);
   }
-  p.optimal = meets(p.time, p.lower_bound);
+  p.optimal = meets_bound(p.time, p.lower_bound);
   p.final_loads = final_loads(n, ring.loads, p.transfers);
   return p;
 }
