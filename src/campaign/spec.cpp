@@ -428,9 +428,8 @@ Spec read_spec(const std::string& path, bool load_plugins) {
   for (const auto& e : entries) try {
       strategies.push_back(spec_strategy(e.text, e.params, load_plugins));
       if (strategies.back().unloaded) continue;
-      if (const std::string& id = diffusion::find_rule(strategies.back().name).identity;
-          !id.empty() && std::find(s.plugin_identities.begin(), s.plugin_identities.end(), id) == s.plugin_identities.end())
-        s.plugin_identities.push_back(id);
+      if (const diffusion::Rule& rule = diffusion::find_rule(strategies.back().name); !rule.identity.empty())
+        s.plugins.emplace(rule.origin, rule.identity);
       for (const auto& name : strategies.back().names)
         if (std::find(s.param_columns.begin(), s.param_columns.end(), "param_" + name) == s.param_columns.end())
           s.param_columns.push_back("param_" + name);
