@@ -81,9 +81,11 @@ std::string base(const std::string& ratios = "[1]", const std::string& iteration
 }
 const std::string kBase = base();
 
-// A spec refused: exit 1, one line naming the problem, the existing results file unchanged.
-void expect_refused(const std::string& body, const std::string& expected, const std::string& extra = "") {
-  const std::string spec = tmp("bad.json"), csv = tmp("bad.csv");
+// A spec refused: exit 1, one line naming the problem, the existing results file unchanged. `name`: the
+// files' (one per test: ctest -j runs the tests of this program side by side).
+void expect_refused(const std::string& body, const std::string& expected, const std::string& extra = "",
+                    const std::string& name = "bad") {
+  const std::string spec = tmp(name + ".json"), csv = tmp(name + ".csv");
   std::ofstream(csv) << "precious\n";
   std::ofstream(spec) << body;
   std::string err;
@@ -184,6 +186,22 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   std::string err;
   EXPECT_EQ(hetlb(dir, &err), 1);
   EXPECT_NE(err.find("is a directory; expected a JSON specification"), std::string::npos) << err;
+}
+
+// A matrix past the settings limit is refused from its lists' lengths, before any check of their
+// combinations: two lists of 65,536 ratios and loads per node took half a minute (2^32 checks of the run
+// scale) to be refused.
+TEST(CampaignFaults, MatrixPastTheLimitIsRefusedAtOnce) {
+  std::string ratios, loads;
+  for (int i = 1; i <= 65536; ++i) {
+    ratios += (i > 1 ? ", " : "") + std::to_string(i);
+    loads += (i > 1 ? ", " : "") + std::to_string(i);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  expect_refused(R"({"spec_version": 1, "strategies": ["makhoul"], "nodes": [4], "topologies": ["ring"],
+                     "ratios": [)" + ratios + R"(], "load_per_node": [)" + loads + "]}",
+                 "more than 100000 settings; expected at most that many in one spec", " --yes", "matrix");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }
 
 TEST(CampaignFaults, RefusesResultsOfAnotherSpecVersion) {
