@@ -1,6 +1,7 @@
 // When to redistribute an iterative ring application (iterative.hpp), and the run of a policy.
 #pragma once
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -96,6 +97,11 @@ struct RunOptions {
   // RunResult::redistributed_at (8 bytes per redistribution: a billion iterations redistributed at each
   // keep 8 GB); off, the run keeps nothing per iteration, only its sums.
   bool record_redistributions = true;
+  // Called at every iteration t once the policy's decision is applied, before the drift: whether a
+  // redistribution precedes the iteration and the loads it computes on. A program that runs the
+  // iterations for real beside the model (hetlb-ring-iterations) follows the model there, with nothing
+  // kept per iteration. An exception it throws ends the run.
+  std::function<void(std::size_t t, bool redistributed, const std::vector<Count>& loads)> each_iteration = {};
 };
 
 // Long runs report their progress (hetlb/progress.hpp) when a sink is set.
