@@ -48,10 +48,11 @@ struct Options {
   Count load = 100;
 };
 
-double number(const std::string& option, const char* text, double lo, bool whole = false) {
+double number(const std::string& option, const char* text, double lo, bool whole = false, double hi = 1e15) {
   const std::optional<double> v = hetlb::number_of(text);
-  if (!v || !std::isfinite(*v) || *v < lo || (whole && (*v != std::floor(*v) || *v > 1e15)))
-    throw Error(fmt::format("{} {}: {} >= {} expected", option, text, whole ? "an integer" : "a number", lo));
+  if (!v || !std::isfinite(*v) || *v < lo || (whole && (*v != std::floor(*v) || *v > hi)))
+    throw Error(whole ? fmt::format("{} {}: an integer from {} to {:.0f} expected", option, text, lo, hi)
+                      : fmt::format("{} {}: a number >= {} expected", option, text, lo));
   return *v;
 }
 
@@ -63,7 +64,7 @@ Options parse(int argc, char** argv) {
     const char* v = argv[++a];
     if (arg == "--policy") o.policy = v;
     else if (arg == "--drift") o.drift = v;
-    else if (arg == "--iterations") o.iterations = static_cast<std::size_t>(number(arg, v, 1, true));
+    else if (arg == "--iterations") o.iterations = static_cast<std::size_t>(number(arg, v, 1, true, 1e9));
     else if (arg == "--ratio") o.ratio = number(arg, v, 1e-300);
     else if (arg == "--drift-speed") o.drift_speed = number(arg, v, 1e-300);
     else if (arg == "--seed") o.seed = static_cast<std::uint64_t>(number(arg, v, 0, true));
@@ -176,17 +177,6 @@ int run(int argc, char** argv) {
     return 2;
   }
   Application a = application(o, n);
-  ring::RunResult model;
-  if (o.policy == "optimal") {
-    model = ring::offline_optimum(a.app, *a.drift, o.iterations);
-  } else {
-    auto policy = ring::make_policy(o.policy);
-    model = ring::run_iterations(a.app, *a.drift, *policy, o.iterations, {false, true});
-  }
-  if (model.loads.empty()) {  // the optimum's run, replayed with its loads recorded
-    auto fixed = ring::fixed_policy(model.redistributed_at);
-    model = ring::run_iterations(a.app, *a.drift, *fixed, o.iterations, {false, true});
-  }
   const Count total = std::accumulate(a.app.ring.loads.begin(), a.app.ring.loads.end(), Count{0});
   const std::vector<Count> targets = ring::balanced_targets(total, a.app.speeds);
 
@@ -196,12 +186,13 @@ int run(int argc, char** argv) {
   std::vector<Id> mine(static_cast<std::size_t>(a.app.ring.loads[me]));
   std::iota(mine.begin(), mine.end(), first);
   std::vector<Count> loads = a.app.ring.loads;
-  std::size_t next = 0;
   double compute_seconds = 0, redistribution_seconds = 0, checksum = 0;
   ring::Delta delta;
-  for (std::size_t t = 0; t < o.iterations; ++t) {
-    if (next < model.redistributed_at.size() && model.redistributed_at[next] == t) {
-      ++next;
+  // Each iteration for real, as the model runs it (ring::RunOptions::each_iteration): nothing is kept per
+  // iteration, so --iterations bounds the time, not the memory.
+  ring::RunOptions follow{false, false, false};
+  follow.each_iteration = [&](std::size_t t, bool redistributed, const std::vector<Count>& model_loads) {
+    if (redistributed) {
       ring::Ring r = a.app.ring;
       r.loads = loads;
       r.targets = targets;
@@ -212,9 +203,9 @@ int run(int argc, char** argv) {
       redistribution_seconds += MPI_Wtime() - start;
       loads = targets;
     }
-    agree(static_cast<Count>(mine.size()) == model.loads[t][me]
+    agree(static_cast<Count>(mine.size()) == model_loads[me]
               ? ""
-              : fmt::format("iteration {}: rank {} holds {} items, the model {}", t, rank, mine.size(), model.loads[t][me]),
+              : fmt::format("iteration {}: rank {} holds {} items, the model {}", t, rank, mine.size(), model_loads[me]),
           comm);
     const double start = MPI_Wtime();
     for (Id id : mine) {  // the application's work: F multiply-adds per item
@@ -229,6 +220,15 @@ int run(int argc, char** argv) {
     ring::apply_delta(after, delta);
     mine = migrate(std::move(mine), loads, after, rank, comm);
     loads = std::move(after);
+  };
+  ring::RunResult model;
+  if (o.policy == "optimal") {  // decided offline (at most 1,000 iterations), then followed
+    const ring::RunResult optimum = ring::offline_optimum(a.app, *a.drift, o.iterations);
+    auto fixed = ring::fixed_policy(optimum.redistributed_at);
+    model = ring::run_iterations(a.app, *a.drift, *fixed, o.iterations, follow);
+  } else {
+    auto policy = ring::make_policy(o.policy);
+    model = ring::run_iterations(a.app, *a.drift, *policy, o.iterations, follow);
   }
   // Every id exactly once.
   const int count = static_cast<int>(mine.size());
@@ -269,8 +269,12 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   try {
     rc = run(argc, argv);
-  } catch (const std::exception& e) {
+  } catch (const Error& e) {  // every rank's: the model's refusals and the verdicts agreed
     if (rank == 0) std::cerr << "hetlb-ring-iterations: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    // One rank's failure (memory, say): the others would wait for it in their next collective.
+    std::cerr << "hetlb-ring-iterations: rank " << rank << ": " << e.what() << "; ending the job" << std::endl;
+    MPI_Abort(MPI_COMM_WORLD, 1);
   }
   MPI_Finalize();
   return rc;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "hetlb/build_info.hpp"
+#include "hetlb/diffusion/strategy_registry.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/interrupt.hpp"
@@ -176,6 +177,24 @@ bool Piece::may_start(long started) const {
   return !(o_.budget > 0 && elapsed >= o_.budget);
 }
 
+void check_plugin_unchanged(const Spec& spec, const Setting& s, const Options& o) {
+  if (o.allow_mixed_builds) return;  // rows of every build allowed: each names its own
+  const std::string strategy = s.value("strategy");
+  if (strategy.rfind("plugin:", 0) != 0) return;
+  const auto it = spec.plugins.find(strategy.substr(7));
+  if (it == spec.plugins.end()) return;
+  const std::string now = diffusion::plugin_identity(it->first);
+  if (now == it->second) return;
+  if (now.empty())
+    throw Error(fmt::format("strategy plug-in {}: removed or unreadable while the campaign ran (it started with {}); "
+                            "expected the library it started with (put it back and run the campaign again)",
+                            it->first, it->second));
+  throw Error(fmt::format("strategy plug-in {}: replaced while the campaign ran ({} now; the campaign started with {}); "
+                          "expected one build per results file \"{}\" (put back the library the campaign started with "
+                          "to go on, or run again into another results file or with --allow-mixed-builds)",
+                          it->first, now, it->second, spec.results));
+}
+
 void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total, TimeLeft& left,
             double elapsed) {
   file.append(s, metric_cells(o.status, o.result, o.wall_seconds, o.error, file.build().empty() ? build_id() : file.build(),
@@ -239,7 +258,7 @@ void run_local(const Options& o) {
     // The rows are the simulator's: its build, not this program's, is the file's (--hetlb may be another).
     ResultsFile file(spec.results, spec.version, simulator_build_id(hetlb, build_id()), o.allow_mixed_builds,
                      spec.result_columns);
-    file.accept_plugin_builds(spec.plugin_identities);
+    file.accept_plugin_builds(spec.plugins);
     const auto left = left_to_run(spec, file.rows(), o.retry);
     const auto todo = select(spec, left, o);
     if (!todo.empty()) file.prepare_to_add();  // another build's rows: refused before any run
@@ -259,6 +278,7 @@ void run_local(const Options& o) {
     for (;;) {
       while (!interrupted() && started < todo.size() && static_cast<int>(runner.running()) < o.jobs &&
              piece.may_start(static_cast<long>(started))) {
+        check_plugin_unchanged(spec, spec.settings[todo[started]], o);  // a rebuilt plug-in: another build
         runner.start(todo[started], spec.settings[todo[started]].args);
         ++started;
       }

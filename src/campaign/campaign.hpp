@@ -65,6 +65,11 @@ class Piece {
   std::chrono::steady_clock::time_point start_;
 };
 
+// Before a run of setting `s`: throws hetlb::Error naming the plug-in when the setting's plug-in library
+// is no longer the one the campaign read (Spec::plugins: replaced, rebuilt or removed since), unless
+// o.allow_mixed_builds. Its rows would be another build's (ResultsFile::append refuses them too).
+void check_plugin_unchanged(const Spec& spec, const Setting& s, const Options& o);
+
 // Records an outcome in the results file and prints a progress line: run `done` of `total`, the time so
 // far (`elapsed` s) and `left`'s estimate of the time left (the outcome counted in it).
 void record(ResultsFile& file, const Setting& s, const Outcome& o, std::size_t done, std::size_t total, TimeLeft& left,

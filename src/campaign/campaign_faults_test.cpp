@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -80,9 +81,11 @@ std::string base(const std::string& ratios = "[1]", const std::string& iteration
 }
 const std::string kBase = base();
 
-// A spec refused: exit 1, one line naming the problem, the existing results file unchanged.
-void expect_refused(const std::string& body, const std::string& expected, const std::string& extra = "") {
-  const std::string spec = tmp("bad.json"), csv = tmp("bad.csv");
+// A spec refused: exit 1, one line naming the problem, the existing results file unchanged. `name`: the
+// files' (one per test: ctest -j runs the tests of this program side by side).
+void expect_refused(const std::string& body, const std::string& expected, const std::string& extra = "",
+                    const std::string& name = "bad") {
+  const std::string spec = tmp(name + ".json"), csv = tmp(name + ".csv");
   std::ofstream(csv) << "precious\n";
   std::ofstream(spec) << body;
   std::string err;
@@ -183,6 +186,22 @@ TEST(CampaignFaults, RefusesBadSpecsInOneLine) {
   std::string err;
   EXPECT_EQ(hetlb(dir, &err), 1);
   EXPECT_NE(err.find("is a directory; expected a JSON specification"), std::string::npos) << err;
+}
+
+// A matrix past the settings limit is refused from its lists' lengths, before any check of their
+// combinations: two lists of 65,536 ratios and loads per node took half a minute (2^32 checks of the run
+// scale) to be refused.
+TEST(CampaignFaults, MatrixPastTheLimitIsRefusedAtOnce) {
+  std::string ratios, loads;
+  for (int i = 1; i <= 65536; ++i) {
+    ratios += (i > 1 ? ", " : "") + std::to_string(i);
+    loads += (i > 1 ? ", " : "") + std::to_string(i);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  expect_refused(R"({"spec_version": 1, "strategies": ["makhoul"], "nodes": [4], "topologies": ["ring"],
+                     "ratios": [)" + ratios + R"(], "load_per_node": [)" + loads + "]}",
+                 "more than 100000 settings; expected at most that many in one spec", " --yes", "matrix");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }
 
 TEST(CampaignFaults, RefusesResultsOfAnotherSpecVersion) {
@@ -385,4 +404,59 @@ TEST(CampaignFaults, ResultsFileReplacedByAnUnusableFileSavesTheRowsBeside) {
     EXPECT_EQ(hetlb(spec + " -j 2 --results " + csv), 0);
     EXPECT_EQ(count_lines(slurp(csv)), 1 + 12);
   }
+}
+
+// A strategy plug-in is part of the build (its rows' build is hetlb's + "+plugin-<hash of the library>"):
+// a library replaced while the campaign runs (rebuilt, copied over) would give rows of two builds in one
+// file. The campaign stops in one line naming the library, before the next run or at the row of a run that
+// loaded the new one; the file holds rows of the library it started with only. Put back, it resumes.
+TEST(CampaignFaults, PluginReplacedWhileRunningIsRefused) {
+  const std::string spec = tmp("plugin-replaced.json"), csv = tmp("plugin-replaced.csv");
+  const std::string err_path = tmp("plugin-replaced.err"), lib = tmp("plugin-replaced.so");
+  const std::string original = tmp("plugin-replaced-original.so"), rebuilt = tmp("plugin-replaced-rebuilt.so");
+  std::remove(csv.c_str());
+  std::filesystem::copy_file(std::string(HETLB_BINARY_DIR) + "/plugins/libfirst_order.so", original,
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(original, lib, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy_file(original, rebuilt, std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(rebuilt, std::ios::app) << "rebuilt";  // loads as before, another identity
+  std::ofstream(spec) << R"({"spec_version": 1, "strategies": ["plugin:)" << lib << R"("], "virtual_load": [false, true],
+    "integer": [false], "platforms": ["cluster"], "nodes": [8], "topologies": ["ring"], "initial": ["single"],
+    "ratios": [1, 0.5, 0.25], "iterations": 1000})";
+  const pid_t pid = start_campaign(spec, csv, "1", err_path);
+  ASSERT_GE(pid, 0);
+  const std::string before = stop_after_two_rows(pid, csv);
+  ASSERT_GE(count_lines(before), 3);
+  ASSERT_LT(count_lines(before), 7) << "the campaign ended before its plug-in was replaced";
+  std::filesystem::copy_file(rebuilt, lib + ".new", std::filesystem::copy_options::overwrite_existing);
+  ASSERT_EQ(std::rename((lib + ".new").c_str(), lib.c_str()), 0);
+  kill(pid, SIGCONT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const std::string err = slurp(err_path);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << err;
+  // After the progress lines, one error line, the last, naming the library.
+  EXPECT_EQ(err.find("hetlb: error:"), err.rfind("hetlb: error:")) << err;
+  EXPECT_EQ(err.find('\n', err.find("hetlb: error:")), err.size() - 1) << err;
+  EXPECT_NE(err.find("hetlb: error: strategy plug-in " + lib + ": replaced while the campaign ran"), std::string::npos)
+      << err;
+  // Every row is of one build: the one the campaign started with.
+  const auto builds = [&] {
+    std::set<std::string> seen;
+    std::istringstream in(slurp(csv));
+    std::string line;
+    std::getline(in, line);
+    static const std::regex build(",([0-9a-z]+(-dirty)?\\+plugin-[0-9a-f]{16}),");
+    std::smatch m;
+    while (std::getline(in, line)) seen.insert(std::regex_search(line, m, build) ? m[1].str() : "none: " + line);
+    return seen;
+  };
+  EXPECT_EQ(builds().size(), 1u) << slurp(csv);
+  EXPECT_EQ(slurp(csv).rfind(before, 0), 0u);  // the rows before, kept as they were
+  // The library the campaign started with put back: the campaign goes on to its end, one build.
+  ASSERT_EQ(std::rename(original.c_str(), lib.c_str()), 0);
+  std::string resumed;
+  EXPECT_EQ(hetlb(spec + " --results " + csv, &resumed), 0) << resumed;
+  EXPECT_EQ(count_lines(slurp(csv)), 1 + 6);
+  EXPECT_EQ(builds().size(), 1u) << slurp(csv);
 }

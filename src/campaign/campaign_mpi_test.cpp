@@ -86,6 +86,49 @@ TEST(CampaignMpi, TheSimulatorsBuildIsTheFiles) {
   EXPECT_NE(err.find("rows of another build, abcabcabcabc-dirty (3 rows)"), std::string::npos) << err;
 }
 
+// A plug-in replaced while hetlb-campaign runs (its one worker's simulator, a wrapper, replaces the
+// library after its first run, or before it): the campaign stops every rank in one line naming the
+// library, before the next run or at the row of the run that loaded the new one; no row of the new
+// library is written.
+TEST(CampaignMpi, PluginReplacedWhileRunningStopsEveryRank) {
+  const std::string spec = tmp("plugin-replaced.json"), csv = tmp("plugin-replaced.csv");
+  const std::string lib = tmp("plugin-replaced.so"), mark = tmp("plugin-replaced.mark");
+  const std::string wrapper = tmp("plugin-replaced.sh");
+  std::ofstream(spec) << R"({"spec_version": "p1", "strategies": ["plugin:)" << lib << R"("], "virtual_load": false,
+    "integer": false, "platforms": ["cluster"], "nodes": [4], "topologies": ["ring"], "initial": ["random"],
+    "seeds": [1, 2, 3], "iterations": 20, "ratios": [1], "results": ")" << csv << "\"}";
+  for (const bool before_its_run : {false, true}) {
+    std::remove(csv.c_str());
+    std::remove(mark.c_str());
+    std::filesystem::copy_file(std::string(HETLB_BINARY_DIR) + "/plugins/libfirst_order.so", lib,
+                               std::filesystem::copy_options::overwrite_existing);
+    // The first run (not --version) changes the library once, before or after the simulator loads it.
+    const std::string change = "[ -e " + mark + " ] || { touch " + mark + "; printf rebuilt >> " + lib + "; }\n";
+    std::ofstream(wrapper) << "#!/bin/sh\n"
+                           << "[ \"$1\" = --version ] && exec " << kBin << "hetlb \"$@\"\n"
+                           << (before_its_run ? change : "") << kBin << "hetlb \"$@\"\nst=$?\n"
+                           << (before_its_run ? "" : change) << "exit $st\n";
+    std::filesystem::permissions(wrapper, std::filesystem::perms::owner_all);
+    std::string err;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(run(std::string(HETLB_MPIEXEC) + " --allow-run-as-root --oversubscribe -np 2 " + kBin +
+                      "hetlb-campaign " + spec + " --hetlb " + wrapper,
+                  &err),
+              1)
+        << err;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));
+    EXPECT_NE(err.find("hetlb-campaign: error: strategy plug-in " + lib + ": replaced while the campaign ran ("),
+              std::string::npos)
+        << err;
+    EXPECT_EQ(err.find("error:"), err.rfind("error:")) << err;
+    // The row of the first run: written when it loaded the library the campaign started with.
+    int rows = 0;
+    std::istringstream in(slurp(csv));
+    for (std::string line; std::getline(in, line);) rows += line.find(",ok,") != std::string::npos;
+    EXPECT_EQ(rows, before_its_run ? 0 : 1) << slurp(csv);
+  }
+}
+
 // Rows of a results file without the wall_seconds column, sorted.
 std::vector<std::string> rows_without_wall_time(const std::string& path) {
   std::istringstream in(slurp(path));

@@ -66,6 +66,9 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
   std::vector<bool> dead(static_cast<std::size_t>(workers) + 1, false), stopped = dead;
   std::size_t next = 0, finished = 0;
   Served served;
+  // A row that cannot be recorded or a plug-in replaced since the start: no run starts and no row is
+  // recorded after it; every worker is stopped when it next reports, then the error ends the campaign.
+  std::string failure;
   for (int active = workers; active > 0;) {
     int flag = 0;
     MPI_Status st;
@@ -96,18 +99,25 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
     const auto w = static_cast<std::size_t>(worker);
     heard[w] = Clock::now();
     running[w] = -1;
-    if (!msg.empty()) {
-      const Outcome out = decode(msg);
-      served.failed += out.status == "failed";
-      record(file, spec.settings.at(out.id), out, ++finished, todo.size(), time_left,
-             std::chrono::duration<double>(Clock::now() - start).count());
-    }
+    if (!msg.empty() && failure.empty()) try {
+        const Outcome out = decode(msg);
+        served.failed += out.status == "failed";
+        record(file, spec.settings.at(out.id), out, ++finished, todo.size(), time_left,
+               std::chrono::duration<double>(Clock::now() - start).count());
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
     if (dead[w] || stopped[w]) {  // back after being taken for dead: stop it
       send("", worker, kToWorker);
       stopped[w] = true;
       continue;
     }
-    if (next < todo.size() && piece.may_start(static_cast<long>(next))) {
+    if (failure.empty() && next < todo.size() && piece.may_start(static_cast<long>(next))) try {
+        check_plugin_unchanged(spec, spec.settings[todo[next]], o);  // a rebuilt plug-in: another build
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+    if (failure.empty() && next < todo.size() && piece.may_start(static_cast<long>(next))) {
       running[w] = static_cast<long>(todo[next]);
       std::string task = fmt::format("{}{}{}", todo[next], kSep, spec.timeout);
       for (const auto& a : spec.settings[todo[next]].args) task += kSep + a;
@@ -124,6 +134,13 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
   int verdict = served.lost > 0 ? 1 : 0;
   for (int w = 1; w <= workers; ++w)
     if (stopped[static_cast<std::size_t>(w)]) MPI_Send(&verdict, 1, MPI_INT, w, kVerdict, MPI_COMM_WORLD);
+  if (!failure.empty()) {
+    if (served.lost > 0) {  // a dead rank cannot take part in MPI_Finalize: leave now
+      std::cerr << "hetlb-campaign: error: " << failure << "\n";
+      std::_Exit(1);
+    }
+    throw hetlb::Error(failure);
+  }
   if (next < todo.size() || served.lost > 0)
     fmt::print(stderr, "hetlb-campaign: piece done, {} settings left (run the same command again)\n",
                todo.size() - next + served.lost);
@@ -214,7 +231,7 @@ int main(int argc, char** argv) {
                                                                   hetlb::build_id()),
                                                o.allow_mixed_builds,
                                                spec.result_columns);
-        if (file) file->accept_plugin_builds(spec.plugin_identities);
+        if (file) file->accept_plugin_builds(spec.plugins);
         if (file && !select(spec, left_to_run(spec, file->rows(), o.retry), o).empty())
           file->prepare_to_add();  // another build's rows: refused before any run
         go = o.report_only ? 0 : 1;

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 #include <system_error>
 
@@ -215,7 +216,9 @@ void ResultsFile::prepare_to_add() {
     auto others = builds_of(rows_);
     std::string ours = build_;
     others.erase(build_);
-    for (const std::string& plugin : plugin_identities_) {
+    std::set<std::string> identities;
+    for (const auto& [path, identity] : plugins_) identities.insert(identity);
+    for (const std::string& plugin : identities) {
       others.erase(build_ + "+" + plugin);
       ours += ", " + build_ + "+" + plugin;
     }
@@ -378,8 +381,28 @@ ResultsFile::~ResultsFile() {
   if (fd_ >= 0) close(fd_);
 }
 
+void ResultsFile::check_build(const Setting& setting, const std::string& build) const {
+  if (build_.empty() || allow_mixed_builds_ || build == build_) return;
+  const std::string strategy = setting.value("strategy");
+  const auto plugin = strategy.rfind("plugin:", 0) == 0 ? plugins_.find(strategy.substr(7)) : plugins_.end();
+  if (plugin != plugins_.end() && build == build_ + "+" + plugin->second) return;
+  const std::string fix = "to go on, or run again into another results file or with --allow-mixed-builds";
+  // The simulator's build followed by another plug-in identity: the library was replaced since the
+  // campaign read it (rebuilt, copied over) and this run loaded the new one.
+  if (plugin != plugins_.end() && build.rfind(build_ + "+plugin-", 0) == 0)
+    throw Error(fmt::format("strategy plug-in {}: replaced while the campaign ran (a run loaded {}; the campaign started "
+                            "with {}); expected one build per results file \"{}\" (put back the library the campaign "
+                            "started with {})",
+                            plugin->first, build.substr(build_.size() + 1), plugin->second, path_, fix));
+  throw Error(fmt::format("results \"{}\": a run of build {}; expected this campaign's build {} (the simulator replaced "
+                          "while the campaign ran? put back the one it started with {})",
+                          path_, build, build_, fix));
+}
+
 void ResultsFile::append(const Setting& setting, const std::vector<std::string>& metrics) {
   prepare_to_add();
+  check_build(setting, metrics.at(static_cast<std::size_t>(
+                           std::find(kMetricColumns.begin(), kMetricColumns.end(), "build") - kMetricColumns.begin())));
   Row row;
   for (std::size_t i = 0; i < kKeyColumns.size(); ++i) row.cells[kKeyColumns[i]] = setting.values[i];
   for (std::size_t i = 0; i < kMetricColumns.size(); ++i) row.cells[kMetricColumns[i]] = metrics.at(i);

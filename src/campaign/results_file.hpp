@@ -49,15 +49,19 @@ class ResultsFile {
   const std::vector<std::string>& result_columns() const { return result_columns_; }
   // The build whose rows this file takes (the simulator's).
   const std::string& build() const { return build_; }
-  // Rows of build() + "+" + each identity (a plug-in's, Spec::plugin_identities) are this build's too.
-  void accept_plugin_builds(const std::vector<std::string>& identities) { plugin_identities_ = identities; }
+  // Rows of build() + "+" + each identity (a plug-in's, Spec::plugins: path -> identity) are this build's
+  // too; a row of a setting with plug-in PATH is this build's with PATH's identity (or without one: a run
+  // that failed before its JSON), and with no other (append).
+  void accept_plugin_builds(const std::map<std::string, std::string>& plugins) { plugins_ = plugins; }
   // Before the first row is added (append calls it): refuses (hetlb::Error, file untouched), unless
   // allow_mixed_builds, a file holding rows of another build than `build` (include/hetlb/build_info.hpp;
   // rows without one are "unrecorded"; `build` empty: no check), then gives a file of an older schema
   // the new columns (empty in its rows). A campaign with nothing left to run adds nothing: no check.
   void prepare_to_add();
   // Appends the row of `setting` (one write of the whole line), to the file the path names now;
-  // `metrics`: the cells of kMetricColumns then of result_columns().
+  // `metrics`: the cells of kMetricColumns then of result_columns(). Unless allow_mixed_builds, a row of
+  // another build (its "build" cell: the simulator or the setting's plug-in replaced while the campaign
+  // ran) is refused (hetlb::Error naming the plug-in's path, or the builds; the file untouched).
   void append(const Setting& setting, const std::vector<std::string>& metrics);
 
  private:
@@ -70,10 +74,12 @@ class ResultsFile {
   std::string save_rows_beside() const;  // rows_ in a new file PATH.saved-N.csv; its path
   std::string line_of(const Row& row) const;  // the row's CSV line, in the header's column order
   void write_row(const Row& row);
+  void check_build(const Setting& setting, const std::string& build) const;  // append's check of a row's build
 
   std::string path_, spec_version_, build_;
   bool allow_mixed_builds_ = false, prepared_ = false;
-  std::vector<std::string> result_columns_, plugin_identities_;
+  std::vector<std::string> result_columns_;
+  std::map<std::string, std::string> plugins_;  // plug-in path -> identity
   int fd_ = -1;
   std::vector<std::string> header_;
   std::map<std::string, Row> rows_;

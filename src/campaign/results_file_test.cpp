@@ -3,6 +3,9 @@
 // value.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "hetlb/error.hpp"
@@ -59,6 +62,72 @@ TEST(ResultsFile, CellsTheCampaignNeverWritesAreRefused) {
                           {"error", "exit status 1"}})),
             "");
   EXPECT_EQ(refusal(file({{"status", "timeout"}, {"simulated_time", "1.5e-05"}, {"tau", "-0.25"}})), "");
+}
+
+namespace {
+// A setting of strategy `strategy` whose other key cells are "1" (its key: the cells joined).
+Setting setting_of(const std::string& strategy) {
+  Setting s;
+  for (const std::string& c : kKeyColumns) s.values.push_back(c == "strategy" ? strategy : c == "spec_version" ? "v1" : "1");
+  s.key = join_key(s.values);
+  return s;
+}
+
+// The metric cells of a run that gave `build`.
+std::vector<std::string> metrics_of(const std::string& build) {
+  return metric_cells("ok", nlohmann::json{{"build", {{"id", build}}}}, 1.0, "", "");
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string refusal_of_row(ResultsFile& file, const Setting& setting, const std::string& build) {
+  try {
+    file.append(setting, metrics_of(build));
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+// A row names its build, a plug-in's identity included: a run of another build (its plug-in or the
+// simulator replaced while the campaign ran) is refused when its row would be written, naming the
+// library, and the file is left as it was; --allow-mixed-builds takes it.
+TEST(ResultsFile, RowsOfAnotherBuildAreRefused) {
+  const std::string path = std::string(HETLB_BINARY_DIR) + "/results_file_test_builds.csv";
+  std::remove(path.c_str());
+  const Setting plugin = setting_of("plugin:/p/lib.so"), builtin = setting_of("makhoul");
+  {
+    ResultsFile file(path, "v1", "b1");
+    file.accept_plugin_builds({{"/p/lib.so", "plugin-0000000000000001"}});
+    EXPECT_EQ(refusal_of_row(file, plugin, "b1+plugin-0000000000000001"), "");
+    EXPECT_EQ(refusal_of_row(file, plugin, "b1"), "");  // a run that failed before its JSON: the campaign's
+    EXPECT_EQ(refusal_of_row(file, builtin, "b1"), "");
+    const std::string before = slurp(path);
+    EXPECT_EQ(refusal_of_row(file, plugin, "b1+plugin-0000000000000002"),
+              "strategy plug-in /p/lib.so: replaced while the campaign ran (a run loaded plugin-0000000000000002; "
+              "the campaign started with plugin-0000000000000001); expected one build per results file \"" + path +
+                  "\" (put back the library the campaign started with to go on, or run again into another results "
+                  "file or with --allow-mixed-builds)");
+    // A built-in's row with a plug-in's build, or another simulator's build: refused too.
+    EXPECT_NE(refusal_of_row(file, builtin, "b1+plugin-0000000000000001")
+                  .find(": a run of build b1+plugin-0000000000000001; expected this campaign's build b1 (the simulator "
+                        "replaced while the campaign ran?"),
+              std::string::npos);
+    EXPECT_NE(refusal_of_row(file, builtin, "b2").find("a run of build b2; expected this campaign's build b1"),
+              std::string::npos);
+    EXPECT_EQ(slurp(path), before);
+  }
+  ResultsFile mixed(path, "v1", "b1", true);
+  mixed.accept_plugin_builds({{"/p/lib.so", "plugin-0000000000000001"}});
+  EXPECT_EQ(refusal_of_row(mixed, plugin, "b1+plugin-0000000000000002"), "");
+  EXPECT_NE(slurp(path).find(",b1+plugin-0000000000000002\n"), std::string::npos) << slurp(path);
+  std::remove(path.c_str());
 }
 
 }  // namespace hetlb::campaign

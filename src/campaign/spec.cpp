@@ -428,9 +428,8 @@ Spec read_spec(const std::string& path, bool load_plugins) {
   for (const auto& e : entries) try {
       strategies.push_back(spec_strategy(e.text, e.params, load_plugins));
       if (strategies.back().unloaded) continue;
-      if (const std::string& id = diffusion::find_rule(strategies.back().name).identity;
-          !id.empty() && std::find(s.plugin_identities.begin(), s.plugin_identities.end(), id) == s.plugin_identities.end())
-        s.plugin_identities.push_back(id);
+      if (const diffusion::Rule& rule = diffusion::find_rule(strategies.back().name); !rule.identity.empty())
+        s.plugins.emplace(rule.origin, rule.identity);
       for (const auto& name : strategies.back().names)
         if (std::find(s.param_columns.begin(), s.param_columns.end(), "param_" + name) == s.param_columns.end())
           s.param_columns.push_back("param_" + name);
@@ -482,6 +481,21 @@ Spec read_spec(const std::string& path, bool load_plugins) {
                                         fmt::format("durations of at least {} s (negative: tau)", shortest),
                                         diffusion::valid_min_iteration);
 
+  const std::size_t random_count = static_cast<std::size_t>(std::count(initials.begin(), initials.end(), "random"));
+  // The matrix's size before it is built (a product of list lengths, saturated): one spec holds at
+  // most kMaxSettings settings. Checked before any check of the lists' combinations (two lists of 65,536
+  // ratios and loads were 2^32 checks, half a minute, before this refusal).
+  std::size_t total = 1;
+  for (std::size_t factor : {strategies.size(), virt.size(), integer.size(), estimates.size(), platforms.size(),
+                             sizes.size(), topologies.size(),
+                             initials.size() - random_count + random_count * seeds.size(), ratios.size(), loads.size(),
+                             iterations.size(), limits.size(), min_comp.size(), min_lb.size()})
+    total = factor != 0 && total > kMaxSettings / factor ? kMaxSettings + 1 : total * factor;
+  if (total > kMaxSettings)
+    throw Error(fmt::format("campaign \"{}\": more than {} settings; expected at most that many in one spec (split "
+                            "the matrix)",
+                            path, kMaxSettings));
+
   // The simulator's own bounds on tau and on the total work (simulate_diffusion refuses the run
   // otherwise), checked here so that a spec that cannot run is refused before any run. Files of
   // initial loads set their own average: checked when they run.
@@ -516,19 +530,6 @@ Spec read_spec(const std::string& path, bool load_plugins) {
           throw Error(fmt::format("campaign \"{}\": \"topologies\" {} with \"nodes\" {}: {}", path, t, n, e.what()));
         }
 
-  const std::size_t random_count = static_cast<std::size_t>(std::count(initials.begin(), initials.end(), "random"));
-  // The matrix's size before it is built (a product of list lengths, saturated): one spec holds at
-  // most kMaxSettings settings.
-  std::size_t total = 1;
-  for (std::size_t factor : {strategies.size(), virt.size(), integer.size(), estimates.size(), platforms.size(),
-                             sizes.size(), topologies.size(),
-                             initials.size() - random_count + random_count * seeds.size(), ratios.size(), loads.size(),
-                             iterations.size(), limits.size(), min_comp.size(), min_lb.size()})
-    total = factor != 0 && total > kMaxSettings / factor ? kMaxSettings + 1 : total * factor;
-  if (total > kMaxSettings)
-    throw Error(fmt::format("campaign \"{}\": more than {} settings; expected at most that many in one spec (split "
-                            "the matrix)",
-                            path, kMaxSettings));
   s.settings.reserve(total);
   for (const SpecStrategy& strategy : strategies)
     for (bool v : virt)

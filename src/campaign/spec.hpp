@@ -1,6 +1,7 @@
 // A campaign specification (JSON): the lists whose product is the matrix of diffusion settings, the
 // run mode, the spec version recorded in every results row, and the per-run wall-clock timeout.
 #pragma once
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,9 +68,11 @@ struct Spec {
   // as run, empty for a strategy without that parameter.
   std::vector<std::string> result_columns, param_columns;
   std::vector<Setting> settings;  // longest first (most nodes first), then in spec order
-  // The identities of the spec's plug-ins (diffusion::Rule::identity): their rows' build is the
-  // simulator's followed by "+IDENTITY".
-  std::vector<std::string> plugin_identities;
+  // The spec's plug-ins by path (Rule::origin, the PATH of "plugin:PATH") and their identities
+  // (diffusion::Rule::identity) as the spec was read: their rows' build is the simulator's followed by
+  // "+IDENTITY", and a campaign runs them only while the library still has that identity. Empty for a
+  // report (no plug-in loaded).
+  std::map<std::string, std::string> plugins;
 };
 
 // Reads and checks the spec; throws hetlb::Error with one line naming the file, key and value.

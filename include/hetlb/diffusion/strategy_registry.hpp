@@ -59,6 +59,10 @@ std::string builtin_names();
 // A built-in by name, or plugin:PATH loaded (once per process; strategy_plugin.cpp). hetlb::Error
 // naming the name or the library and the problem otherwise.
 const Rule& find_rule(const std::string& name);
+// The identity a plug-in library at `path` would have now (Rule::identity: "plugin-" and the hash of its
+// bytes); empty when the path names no readable regular file. What a campaign compares to the identity
+// it started with, before each run.
+std::string plugin_identity(const std::string& path);
 // Checks a parameter value against its declaration; hetlb::Error naming strategy, parameter, value.
 void check_param(const Rule& rule, const Param& param, double value);
 // The value of "name=value" text for `param` (numbers; flags also true/false).

@@ -102,6 +102,11 @@ struct RunOptions {
   // (SIGINT or SIGTERM at the command line, hetlb/interrupt.hpp); the result then sums the iterations
   // done, RunResult::iterations_done of them.
   std::function<bool()> stop = {};
+  // Called at every iteration t once the policy's decision is applied, before the drift: whether a
+  // redistribution precedes the iteration and the loads it computes on. A program that runs the
+  // iterations for real beside the model (hetlb-ring-iterations) follows the model there, with nothing
+  // kept per iteration. An exception it throws ends the run.
+  std::function<void(std::size_t t, bool redistributed, const std::vector<Count>& loads)> each_iteration = {};
 };
 inline constexpr std::size_t kStopCheckIterations = 1024;
 

@@ -1,11 +1,15 @@
 // Strategy plug-ins (include/hetlb/strategy_plugin.h): a shared library loaded by path with dlopen,
 // once per process and never unloaded, its entry point and description checked before any run.
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -72,19 +76,27 @@ std::string line_of_text(const std::string& path, const char* what, const char* 
   return t;
 }
 
-// "plugin-" and the FNV-1a 64-bit hash of the file's bytes: what a rebuild changes.
+// "plugin-" and the FNV-1a 64-bit hash of the file's bytes: what a rebuild changes. Empty when the
+// path names no readable regular file (opened without blocking: a named pipe put there is not waited on).
 std::string identity_of(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "";
+  struct stat st {};
   std::uint64_t h = 14695981039346656037ULL;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    for (std::streamsize i = 0; i < in.gcount(); ++i) {
-      h ^= static_cast<unsigned char>(buf[i]);
+  bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  unsigned char buf[65536];
+  for (ssize_t got; ok && (got = ::read(fd, buf, sizeof buf)) != 0;) {
+    if (got < 0) {
+      ok = errno == EINTR;
+      continue;
+    }
+    for (ssize_t i = 0; i < got; ++i) {
+      h ^= buf[i];
       h *= 1099511628211ULL;
     }
-    if (!in) break;
   }
-  return fmt::format("plugin-{:016x}", h);
+  ::close(fd);
+  return ok ? fmt::format("plugin-{:016x}", h) : std::string();
 }
 
 std::unique_ptr<Rule> load(const std::string& path) {
@@ -147,6 +159,8 @@ std::unique_ptr<Rule> load(const std::string& path) {
 }
 
 }  // namespace
+
+std::string plugin_identity(const std::string& path) { return identity_of(path); }
 
 const Rule& find_builtin_or_plugin(const std::string& name) {
   if (name.rfind(kPrefix, 0) != 0)

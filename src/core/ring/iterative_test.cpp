@@ -206,6 +206,30 @@ TEST(RingIterative, StoppedRunSumsTheIterationsDone) {
   EXPECT_EQ(run_iterations(in.app, *in.drift, *never, N, going_on).iterations_done, N);
 }
 
+// A program that follows the model iteration by iteration (hetlb-ring-iterations) sees every iteration
+// once, in order, with the loads and redistributions a recorded run keeps, while nothing is kept.
+TEST(RingIterative, EachIterationIsSeenAsARecordedRunKeepsIt) {
+  const Instance in = random_instance(13, 6);
+  const std::size_t N = 40;
+  for (const std::string spec : {"never", "every:3", "threshold:1.5", "model"}) {
+    auto kept = make_policy(spec), followed = make_policy(spec);
+    const RunResult a = run_iterations(in.app, *in.drift, *kept, N, {false, true});
+    RunOptions options{false, false, false};
+    std::vector<std::vector<Count>> seen;
+    std::vector<std::size_t> redistributed_at;
+    options.each_iteration = [&](std::size_t t, bool redistributed, const std::vector<Count>& loads) {
+      EXPECT_EQ(t, seen.size()) << spec;
+      seen.push_back(loads);
+      if (redistributed) redistributed_at.push_back(t);
+    };
+    const RunResult b = run_iterations(in.app, *in.drift, *followed, N, options);
+    EXPECT_EQ(seen, a.loads) << spec;
+    EXPECT_EQ(redistributed_at, a.redistributed_at) << spec;
+    EXPECT_TRUE(b.loads.empty() && b.redistributed_at.empty()) << spec;
+    EXPECT_EQ(a.total_time, b.total_time) << spec;
+  }
+}
+
 TEST(RingIterative, WindowTravelsRoundTheRing) {
   auto d = window_drift(8, 2, 5, 0.5);
   std::vector<Count> loads = window_initial_loads(std::vector<Count>(8, 1), 2, 5);

@@ -405,7 +405,8 @@ RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& po
     v.last_delta = t > 0 ? &delta : nullptr;
     v.iteration_time = w * top;
     v.mean_time = w * sum / static_cast<double>(n);
-    if (policy.redistribute(v)) {
+    const bool redistributed = policy.redistribute(v);
+    if (redistributed) {
       ask();
       r.redistribution_time += cost.time;
       r.data_moved += cost.moved;
@@ -425,6 +426,7 @@ RunResult run_iterations(const IterativeApp& app, const Drift& drift, Policy& po
     r.imbalance_time += it - ideal;
     if (options.record_times) r.iteration_times.push_back(it);
     if (options.record_loads) r.loads.push_back(loads);
+    if (options.each_iteration) options.each_iteration(t, redistributed, loads);
     drift.delta(t, delta);
     v.last_rise = 0;
     for (const auto& [i, d] : delta)
