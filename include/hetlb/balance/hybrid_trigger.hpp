@@ -14,6 +14,9 @@
 // undeclared, a running estimate: as many as done so far (a run seen at a random moment is as likely
 // to be in its first half as in its second), at least `minimum` (the iterations a run still needs,
 // e.g. those that declare convergence).
+// A step taken on provisional speeds (some rank had no sample yet and was given the others' mean) lets
+// the next one follow at the next iteration, once every rank has measured itself; that early step
+// itself starts the min_interval again (at most one early step in a row).
 #pragma once
 
 #include "hetlb/balance/global_step.hpp"
@@ -28,6 +31,7 @@ struct TriggerInputs {
   double iterations_left = 0;
   double collective_seconds = 0;  // latency of the step's collective, s
   double seconds_per_work = 0;    // measured cost of moving one unit of work, s
+  bool provisional = false;       // some rank's speed was imputed (no sample yet)
 };
 
 struct TriggerDecision {
@@ -49,16 +53,20 @@ class HybridTrigger {
   TriggerDecision decide_global(long iteration, const GlobalStep& plan, const TriggerInputs& in);
   // The gain and the cost, and step = the plan moves work and gain > cost (whatever the interval).
   TriggerDecision evaluate(const GlobalStep& plan, const TriggerInputs& in) const;
-  // At least min_interval iterations since the last step (or none yet).
-  bool due(long iteration) const { return last_ < 0 || iteration - last_ >= min_interval_; }
-  // Records that a step was taken at `iteration` (decide() does it when it says step).
-  void taken(long iteration) { last_ = iteration; }
+  // At least min_interval iterations since the last step (or none yet), or one after a provisional one.
+  bool due(long iteration) const {
+    return last_ < 0 || iteration - last_ >= (provisional_ ? 1 : min_interval_);
+  }
+  // Records that a step was taken at `iteration`, on provisional speeds or not (decide() does it when it
+  // says step).
+  void taken(long iteration, bool provisional = false);
   long last_step() const { return last_; }  // the iteration of the last step, -1: none
 
  private:
   long min_interval_;
   double margin_;
   long last_ = -1;
+  bool provisional_ = false;  // the last step was provisional and not itself early
 };
 
 }  // namespace hetlb::balance

@@ -36,15 +36,21 @@ TriggerDecision HybridTrigger::evaluate(const GlobalStep& plan, const TriggerInp
 TriggerDecision HybridTrigger::decide(long iteration, const GlobalStep& plan, const TriggerInputs& in) {
   TriggerDecision d = evaluate(plan, in);
   d.step = d.step && due(iteration);
-  if (d.step) last_ = iteration;
+  if (d.step) taken(iteration, in.provisional);
   return d;
 }
 
 TriggerDecision HybridTrigger::decide_global(long iteration, const GlobalStep& plan, const TriggerInputs& in) {
   TriggerDecision d = evaluate(plan, in);
   d.step = plan.moved > 0 && plan.time_after < plan.time_before && due(iteration);
-  if (d.step) last_ = iteration;
+  if (d.step) taken(iteration, in.provisional);
   return d;
+}
+
+void HybridTrigger::taken(long iteration, bool provisional) {
+  const bool early = last_ >= 0 && iteration - last_ < min_interval_;
+  provisional_ = provisional && !early;
+  last_ = iteration;
 }
 
 }  // namespace hetlb::balance

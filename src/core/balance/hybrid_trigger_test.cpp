@@ -122,6 +122,59 @@ RC_GTEST_PROP(HybridTrigger, NoiseBelowTheMarginTakesNoSecondStep, ()) {
   RC_ASSERT(steps == 1);
 }
 
+RC_GTEST_PROP(HybridTrigger, AProvisionalStepAllowsOneEarlyStepThenTheInterval, ()) {
+  // Steps on provisional speeds (a rank without a sample) whenever they are allowed, a large gain every
+  // time: after a provisional step the next comes at once; after an early step, min_interval again,
+  // whatever the inputs say.
+  const long n = *rc::gen::inRange(2, 12);
+  HybridTrigger trigger(n, 0.1);
+  TriggerInputs in;
+  in.iteration_seconds = 1.0;
+  in.iterations_left = 1e6;
+  std::vector<long> steps;
+  for (long it = 0; it < 100; ++it) {
+    in.provisional = *rc::gen::inRange(0, 2) == 1;
+    std::vector<double> work{1e5, 0.0, static_cast<double>(it % 7)};
+    const bool provisional = in.provisional;
+    if (trigger.decide(it, plan_global_step(work, {1.0, 1.0, 1.0}), in).step) {
+      if (steps.size() >= 2) {
+        const long gap = it - steps.back(), before = steps.back() - steps[steps.size() - 2];
+        RC_ASSERT(gap >= 1);
+        if (gap < n) RC_ASSERT(before >= n);  // never two early steps in a row
+      }
+      steps.push_back(it);
+      if (provisional && (steps.size() < 2 || steps.back() - steps[steps.size() - 2] >= n))
+        RC_ASSERT(trigger.due(it + 1));
+    }
+  }
+  RC_ASSERT(!steps.empty());
+}
+
+TEST(HybridTrigger, ProvisionalStepThenOneAtTheNextIteration) {
+  HybridTrigger trigger(4, 0.1);
+  TriggerInputs in;
+  in.iteration_seconds = 1.0;
+  in.iterations_left = 1000;
+  const GlobalStep far = plan_global_step({100.0, 0.0}, {1.0, 1.0});
+  in.provisional = true;
+  EXPECT_TRUE(trigger.decide(1, far, in).step);
+  EXPECT_TRUE(trigger.due(2));  // every rank measured by then
+  in.provisional = false;
+  EXPECT_TRUE(trigger.decide(2, far, in).step);
+  EXPECT_FALSE(trigger.due(3));  // the interval again
+  EXPECT_TRUE(trigger.due(6));
+  // Without a provisional step: the interval.
+  HybridTrigger plain(4, 0.1);
+  EXPECT_TRUE(plain.decide(1, far, in).step);
+  EXPECT_FALSE(plain.due(2));
+  // An early step on provisional speeds again (a rank still without a sample): no second early step.
+  HybridTrigger twice(4, 0.1);
+  in.provisional = true;
+  EXPECT_TRUE(twice.decide(1, far, in).step);
+  EXPECT_TRUE(twice.decide(2, far, in).step);
+  EXPECT_FALSE(twice.due(3));
+}
+
 TEST(HybridTrigger, IterationsLeftFromTheDeclaredTotalOrTheRunSoFar) {
   EXPECT_EQ(iterations_left(30, 100, 20), 70);
   EXPECT_EQ(iterations_left(130, 100, 20), 0);

@@ -87,10 +87,11 @@ std::string DiffusionRuntime::calls_made_text() const {
                                   : fmt::format("{} to {} calls", wave_call_, calls_ - 1);
 }
 
-// A short pause while waiting for other ranks (the machine may have fewer cores than ranks).
-void DiffusionRuntime::wait_a_little(std::unique_lock<std::mutex>& lock) {
+// A short pause while waiting for other ranks since `since` (the machine may have fewer cores than
+// ranks; clock.hpp's wait_pause).
+void DiffusionRuntime::wait_a_little(std::unique_lock<std::mutex>& lock, double since) {
   lock.unlock();
-  pause_for(2e-5);
+  pause_for(wait_pause(now() - since));
   lock.lock();
 }
 
@@ -108,7 +109,7 @@ void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
                     fmt::format("rank(s) {} to pass on the agreement sum of call {} (every rank made at least {} "
                                 "calls)", names.empty() ? "?" : names, wave_call_, previous_wave_call_),
                     !late.empty() && late.front() < rank_ ? 0.5 : 0.0);
-    wait_a_little(lock);
+    wait_a_little(lock, since);
   }
   wave_ready_ = false;
 }
@@ -139,7 +140,7 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
     if (!threaded) poll();
     bsp_check_stall(since, fmt::format("rank(s) {} in the hand-over (they made {} and not call {})",
                                        pending_neighbours(count_requests), calls_made_text(), calls_));
-    wait_a_little(lock);
+    wait_a_little(lock, since);
   }
   for (std::size_t p = 0; p < degree; ++p) {
     const double give = std::max(0.0, owe[p] - owed_to_me[p]);
@@ -182,7 +183,7 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
         if (!got[p]) names += (names.empty() ? "" : ", ") + std::to_string(hood.neighbours[p]);
       bsp_check_stall(data_since, fmt::format("rank(s) {} in the hand-over, for their items (they wait themselves)",
                                               names), 0.5);
-      wait_a_little(lock);
+      wait_a_little(lock, data_since);
     }
   }
   take_in();

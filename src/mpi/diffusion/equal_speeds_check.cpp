@@ -46,7 +46,7 @@ void DiffusionRuntime::bsp_check_equal_speeds(std::unique_lock<std::mutex>& lock
     if (done) break;
     if (!threaded) poll();
     bsp_check_stall(since, fmt::format("the other ranks in the equal-speeds check (they made {})", calls_made_text()));
-    wait_a_little(lock);
+    wait_a_little(lock, since);
   }
   const double measured_ratio = most[0] / -most[1], time_ratio = most[2] / -most[3];
   const double h = options.speed_hysteresis;

@@ -122,7 +122,13 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   // step on the first samples beats diffusion's hops, and the trigger takes another when later samples
   // show a gain worth its cost.
   const bool first_samples = calls_ == 1 && by_time() && !shares_measured_;
-  if (!first_samples && (!(wave_out_[3] > 0) || !shares_measured_ || calls_ < next_gather_)) return false;
+  // After a step on provisional speeds, the next call's gather carries every rank's own sample, two
+  // calls before the agreed sums would show them.
+  const bool after_provisional = gather_soon_ && calls_ >= next_gather_;
+  if (!first_samples && !after_provisional &&
+      (!(wave_out_[3] > 0) || !shares_measured_ || calls_ < next_gather_))
+    return false;
+  gather_soon_ = false;
 
   Contribution mine{store.total_cost(),
                     by_time() ? speed() : 1.0,
@@ -140,7 +146,7 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
     if (!threaded) poll();
     bsp_check_stall(gather_start, fmt::format("the other ranks in the global step's gather (they made {})",
                                               calls_made_text()));
-    wait_a_little(lock);
+    wait_a_little(lock, gather_start);
   }
   gather_seconds_ = now() - gather_start;
 
@@ -162,6 +168,7 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
     in.seconds_per_work = std::max(in.seconds_per_work, c.seconds_per_work);
   }
   if (!std::isfinite(quantum)) quantum = 1.0;
+  in.provisional = known < static_cast<double>(all.size());  // some rank's speed is the others' mean
   in.iterations_left =
       balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
                                options.end_on_convergence ? options.iterations : 0);
@@ -177,7 +184,10 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
     return false;
   }
   gather_gap_ = 1;
-  next_gather_ = calls_ + options.global_min_interval;
+  // After a step on provisional speeds the next gather comes at the next call, when every rank has
+  // measured itself (hybrid_trigger.hpp).
+  gather_soon_ = trigger_->due(call + 1);
+  next_gather_ = calls_ + (gather_soon_ ? 1 : options.global_min_interval);
 
   const double step_start = now();
   drain_control();

@@ -95,7 +95,7 @@ class DiffusionRuntime {
   void reset_diffusion_state();   // a fresh NodeState on the items held (after a global step)
   std::string pending_neighbours(const std::vector<MPI_Request>& requests) const;
   std::string calls_made_text() const;
-  void wait_a_little(std::unique_lock<std::mutex>& lock);
+  void wait_a_little(std::unique_lock<std::mutex>& lock, double since);
   // Convergence target (speed_target.cpp).
   bool by_time() const;
   void initial_target();
@@ -196,6 +196,7 @@ class DiffusionRuntime {
   std::optional<balance::HybridTrigger> trigger_;
   std::vector<diffusion::GlobalStepRecord> global_steps_;
   long long next_gather_ = 1, gather_gap_ = 1;
+  bool gather_soon_ = false;  // the last step was on provisional speeds: gather at the next call
   double last_compute_seconds_ = 0, gather_seconds_ = 0, seconds_per_work_ = 0;
 
   // Untimed calls (compute_time.cpp): the blocked-time counter at the iteration's start; why the
