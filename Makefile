@@ -38,7 +38,7 @@ DEB_PACKAGES := cmake make ninja-build g++ clang libclang-rt-14-dev pkg-config \
   python3-pandas \
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-mpi4py python3-pytest
 
-.PHONY: abi-baseline deps demo-deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic clean
+.PHONY: abi-baseline deps demo-deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic compare-balancers-smpi clean
 
 # Installs the missing packages of a list (as root, or through sudo).
 define install_missing
@@ -164,6 +164,10 @@ compare-peers: deps build
 
 compare-peers-dynamic: deps build
 	BUILD=$(BUILD) nice sh bench/peers/compare_dynamic.sh
+
+# The runtime's balancers under SMPI at 16, 64 and 256 ranks (hours at 256; resumable, one row per run).
+compare-balancers-smpi: deps build
+	BUILD=$(BUILD) nice sh bench/smpi/balancers.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(DEMO_BUILD)
