@@ -208,7 +208,10 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
     const bool stepped = bsp_global_step(lock);  // global_step.cpp: none with the balancer diffusion
     const bool hand_over = !stepped && handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4]);
     if (hand_over) handover(lock);
-    const bool calm = !stepped && !hand_over && wave_out_[3] == 0 && wave_out_[4] == 0 && shares_known_;
+    // Calm: nothing moved and every rank in its band. Parts of items owed while every rank is in band
+    // move nothing (handover_agreed) and do not keep the agreements at every call: each costs a sum
+    // over all ranks (on a grid, tens of ms) and they come back to every call once whole items are owed.
+    const bool calm = !stepped && !hand_over && wave_out_[3] == 0 && shares_known_;
     sync_interval_ = next_sync_interval(sync_interval_, options.sync_interval, options.sync_interval_max, calm);
     next_agreement_ = calls_ + sync_interval_;
     begin_iteration();

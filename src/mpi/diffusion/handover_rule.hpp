@@ -40,7 +40,8 @@ inline bool handover_agreed(double owing_whole, double out_of_band, double owing
 
 // Calls until the next agreement, decided from the same sums on every rank. `fixed` > 0: that many
 // (sync_interval as set). 0, adaptive: 1 while anything is to be done (a hand-over now, a rank out of
-// its band or owing something, the shares not known yet), so items move at the call after a decision;
+// its band, the shares not known yet; parts of an item owed while every rank is in band are not), so
+// items move at the call after a decision;
 // once all is calm the interval doubles up to `longest`, so that a balanced run pays a wait on the sum
 // every `longest` calls only (the classical exponential back-off).
 inline long next_sync_interval(long current, long fixed, long longest, bool calm) {

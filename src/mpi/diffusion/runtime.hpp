@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <limits>
 #include <list>
 #include <mutex>
 #include <optional>
@@ -101,7 +102,8 @@ class DiffusionRuntime {
   void initial_target();
   void contribute_speed();  // into wave_in_[5], wave_in_[6], and the cost changes into wave_in_[7]
   void update_target();     // from wave_out_ (the total load, then the share)
-  double relative(double load) const;  // load / target: the tracker's unit
+  double relative(double load) const;  // load / target: the tracker's unit (1 within one item of it)
+  mutable double smallest_item_ = std::numeric_limits<double>::infinity();  // smallest cost held so far
   bool receive_control(int source, bool blocking);  // false: nothing there (non-blocking)
   bool receive_data(int source, bool blocking);  // posts the receive of a probed data message
   void data_arrived(Incoming& in);

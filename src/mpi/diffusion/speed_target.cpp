@@ -7,6 +7,8 @@
 // samples on, so that hand-overs and the global step aim at the measured shares, not at the average.
 // No iteration counts toward convergence before every rank's measurement is trusted (shares_known_).
 // The convergence tracker works on load / target, so "in the band" is |load - target| <= tol x target.
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "runtime.hpp"
@@ -49,7 +51,16 @@ void DiffusionRuntime::update_target() {
   }
 }
 
+// Whole items: counts move by whole items, and the least makespan over whole counts (the global step's
+// plan) can leave a rank up to p x s_i / sum(s) items from its share total x s_i / sum(s) (a fast rank
+// takes the last items). A load less than max(1, target / average) items from its target is as near as
+// the items allow: on target. Without it a 1% band around a share of a few items cannot be met, and the
+// ranks never converge and keep handing over nothing. The item: the smallest cost this rank has held.
 double DiffusionRuntime::relative(double load) const {
+  if (store.size() > 0) smallest_item_ = std::min(smallest_item_, store.smallest_cost());
+  const double item = std::isfinite(smallest_item_) ? smallest_item_ : 1.0;
+  const double items = average > 0 ? std::max(1.0, target_ / average) : 1.0;
+  if (target_ > 0 && std::abs(load - target_) < item * items) return 1.0;
   if (target_ > 0) return load / target_;
   return load == 0 ? 1.0 : std::numeric_limits<double>::infinity();
 }
