@@ -2,7 +2,7 @@
 # Simulator vs SMPI: hetlb-diffuse under smpirun and `hetlb simulate diffusion` on the same platform
 # (the simulator's cluster, bandwidths scaled so a 125-byte item is the simulator's load unit), topology,
 # initial load, strategy and ratio. Prints a Markdown table (docs/validation.md). Usage:
-#   examples/diffuse/validate.sh [BUILD_DIR] [ITERATIONS] [CONFIG...]
+#   programs/hetlb-diffuse/validate.sh [BUILD_DIR] [ITERATIONS] [CONFIG...]
 # CONFIG = N:topology:initial:strategy[:virtual]; default: 16 and 64 ranks x
 # {torus single besteffort, torus random makhoul, hypercube single makhoul, hypercube random besteffort}
 # x {without, with virtual load} (about 1 minute in all here; 256 ranks take 15 s, 1024 ranks 9 minutes).

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "../seismic/earth_model.hpp"
-#include "../seismic/ray.hpp"
+#include "earth_model.hpp"  // examples/seismic, on the include path
+#include "ray.hpp"
 
 namespace diffuse {
 

@@ -1,6 +1,6 @@
 // Command-line options shared by `hetlb campaign` and `hetlb-campaign`.
 #include "number_checks.hpp"
-#include "options.hpp"
+#include "campaign_options.hpp"
 
 #include <limits>
 

@@ -5,7 +5,7 @@
 
 #include "campaign.hpp"
 #include "commands.hpp"
-#include "options.hpp"
+#include "campaign_options.hpp"
 
 namespace hetlb::cli {
 

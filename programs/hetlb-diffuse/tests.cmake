@@ -120,7 +120,7 @@ diffuse_work_test(diffuse_np4_work_slowdown_integer 4 --balance time --integer -
 diffuse_work_test(diffuse_np4_work_app_items_thread 4 --speeds 1,2,2,4 --balance time --app-items --item-bytes 100
   --progress thread --initial random --load-per-node 30)
 # hetlb-calibrate's platform file as it is (4 processors: speeds 1 / 0.001, 1 / 0.002, ...).
-diffuse_work_test(diffuse_np4_work_calibrate_file 4 --speeds ${PROJECT_SOURCE_DIR}/src/calibrate/calibrate-4.json
+diffuse_work_test(diffuse_np4_work_calibrate_file 4 --speeds ${PROJECT_SOURCE_DIR}/programs/hetlb-calibrate/calibrate-4.json
   --balance time --speed-source given --load-per-node 30)
 # --balancer: global steps from a single loaded rank with the default (hybrid) and global, none with diffusion.
 set(DIFFUSE_CHECK_ARGS -DGLOBAL_STEPS=some)
@@ -218,7 +218,7 @@ diffuse_error_test(diffuse_error_speed_inf 4 "--speeds 1,1,2,inf: speed inf of r
 diffuse_error_test(diffuse_error_speeds_length 4 "--speeds 1,2,4: 3 speeds for 4 ranks; expected one speed per rank"
   --speeds 1,2,4)
 diffuse_error_test(diffuse_error_speeds_file_length 2 "calibrate-4.json: 4 speeds for 2 ranks"
-  --speeds ${PROJECT_SOURCE_DIR}/src/calibrate/calibrate-4.json)
+  --speeds ${PROJECT_SOURCE_DIR}/programs/hetlb-calibrate/calibrate-4.json)
 diffuse_error_test(diffuse_error_slowdown_rank 4 "--slowdown 4:2:0:1: rank 4 out of range; expected 0 to 3"
   --slowdown 4:2:0:1)
 diffuse_error_test(diffuse_error_slowdown_factor 4 "--slowdown 1:0:0:1: factor 0: expected a finite factor > 0"
@@ -340,7 +340,7 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
 
   # Balancing by time on the real Grid'5000 subset (its hosts' speeds, 4.7 to 27.4 Gflop/s at 16 nodes):
   # hetlb-diffuse --balance time against `hetlb simulate diffusion --platform grid-real --balance time`
-  # (staggered phases), two of the 14 configurations of examples/diffuse/validate_time.sh within 20% on the
+  # (staggered phases), two of the 14 configurations of programs/hetlb-diffuse/validate_time.sh within 20% on the
   # last convergence date and the data moved. SOURCE host: each rank is told its simulated host's speed;
   # measured: the runtime estimates it from the kernel's seconds (at ratio 0.1 the time between
   # iteration_done() calls, polls included, kept it from converging).

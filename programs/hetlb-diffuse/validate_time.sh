@@ -5,7 +5,7 @@
 # `hetlb simulate diffusion --platform grid-real --balance time` with the same topology, initial load
 # (1000 units per node), strategy, k, ratio, seed and --iterations. Prints a Markdown table
 # (docs/validation.md, "Balancing by time on the real Grid'5000 subset"). Usage:
-#   examples/diffuse/validate_time.sh [BUILD_DIR] [ITERATIONS] [CONFIG...]
+#   programs/hetlb-diffuse/validate_time.sh [BUILD_DIR] [ITERATIONS] [CONFIG...]
 # CONFIG = N:topology:initial:strategy:ratio (strategy besteffort is k = 1); default: the 14 of the table.
 # SPEED_SOURCE=host (default: each rank is told its simulated host's speed, as the simulator's nodes know
 # theirs) or measured (the runtime's estimator). The simulator runs with both balancing phases

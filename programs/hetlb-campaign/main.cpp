@@ -19,7 +19,7 @@
 #include "hetlb/interrupt.hpp"
 #include "hetlb/output_path.hpp"
 #include "number_checks.hpp"
-#include "options.hpp"
+#include "campaign_options.hpp"
 
 namespace {
 using namespace hetlb::campaign;
