@@ -1,6 +1,7 @@
 # Tests of the diffusion runtime through hetlb-diffuse under mpirun (oversubscribed, always with a
 # TIMEOUT: a hang fails) and under SMPI. Kept short: tens of items per rank, periods of milliseconds.
 set(diffuse_mpirun ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
+find_program(HETLB_TIMEOUT timeout REQUIRED)
 set(diffuse_data ${CMAKE_CURRENT_BINARY_DIR}/testdata)
 set(diffuse_fast --load-per-node 40 --iterations 8 --min-lb-iter 0.002 --min-comp-iter 0.0005 --ratio 0.001
   --time-limit 20 --format json)
@@ -157,7 +158,7 @@ diffuse_test(diffuse_np4_bsp_torus_thread_integer 4 --mode bsp --progress thread
 function(diffuse_error_test name np expected)
   string(REPLACE ";" "|" command "${diffuse_mpirun};${np};$<TARGET_FILE:hetlb-diffuse>;${ARGN}")
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" "-DEXPECTED=${expected}"
-    -DPREFIX=hetlb-diffuse: -P ${PROJECT_SOURCE_DIR}/src/mpi/expect_error.cmake)
+    -DPREFIX=hetlb-diffuse: -P ${PROJECT_SOURCE_DIR}/tests/expect_error.cmake)
   diffuse_test_properties(${name} 60)
 endfunction()
 diffuse_error_test(diffuse_error_unknown_strategy 3 "strategy \"fastest\": unknown" --strategy fastest)
@@ -185,7 +186,7 @@ string(REPLACE ";" " " mpirun_words "${diffuse_mpirun}")
 if(NOT HETLB_SANITIZE)  # ulimit -v leaves AddressSanitizer no room for its shadow memory
   add_test(NAME diffuse_one_rank_fails_after_agreement COMMAND ${CMAKE_COMMAND}
     "-DCOMMAND=sh|-c|ulimit -v 400000 && exec ${HETLB_TIMEOUT} 30 ${mpirun_words} 4 $<TARGET_FILE:hetlb-diffuse> --item-bytes 10000000 --load-per-node 20"
-    "-DEXPECTED=rank 0: std::bad_alloc; ending the job" -DPREFIX=hetlb-diffuse: -P ${PROJECT_SOURCE_DIR}/src/mpi/expect_error.cmake)
+    "-DEXPECTED=rank 0: std::bad_alloc; ending the job" -DPREFIX=hetlb-diffuse: -P ${PROJECT_SOURCE_DIR}/tests/expect_error.cmake)
   diffuse_test_properties(diffuse_one_rank_fails_after_agreement 40)
 endif()
 # A strategy decision that never returns: the job ends past the time limit, with one line per rank caught.
@@ -363,7 +364,7 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
   string(REPLACE ";" "|" command "${HETLB_DIFFUSE_SMPIRUN};-np;4;-platform;${smpi_dir}/grid-real-16.xml;-hostfile;${smpi_dir}/grid-real-16.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--balance;time;--speed-source;host;--speeds;1,1,2,4")
   add_test(NAME smpi_diffuse_error_speed_source_host_with_speeds COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}"
     "-DEXPECTED=--speed-source host with --speeds: expected one of them" -DPREFIX=hetlb-diffuse:
-    -P ${PROJECT_SOURCE_DIR}/src/mpi/expect_error.cmake)
+    -P ${PROJECT_SOURCE_DIR}/tests/expect_error.cmake)
   set_tests_properties(smpi_diffuse_error_speed_source_host_with_speeds PROPERTIES FIXTURES_REQUIRED smpi_diffuse_grid_real_16
     TIMEOUT 60 LABELS "smpi;diffusion")
 endif()
