@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The figures of docs/study-details.md, question 4, from the committed fixed-duration results.
 
-    python3 examples/study/fixed_duration_table.py NODES [random]
+    python3 study/fixed_duration_table.py NODES [random]
 
 Per ratio: wins and mean rank by computed load (rank 1 + the number of variants that computed more;
 ties share a rank), the paired effect of virtual load on computed load, the mean rank by data moved
@@ -16,7 +16,7 @@ import sys
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RESULTS = os.path.join(HERE, "..", "..", "docs", "study", "fixed-duration.csv")
+RESULTS = os.path.join(HERE, "..", "docs", "study", "fixed-duration.csv")
 STRATEGIES = ["besteffort k=1", "besteffort k=2", "besteffort k=4", "makhoul", "simple"]
 
 

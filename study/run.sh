@@ -1,6 +1,6 @@
 #!/bin/sh
 # The diffusion study in resumable pieces (make study runs this in the background):
-#   examples/study/run.sh [SPEC.json ...]     default: every study spec (study-1, then study-2)
+#   study/run.sh [SPEC.json ...]     default: every study spec (study-1, then study-2)
 # Each piece is one `hetlb campaign SPEC --budget PIECE_SECONDS`: it starts runs for PIECE_SECONDS,
 # waits for those in progress, appends their rows to the spec's results CSV, and writes the spec's
 # summary (OUT/NAME.md) and figures (OUT/NAME*.svg). Kill it at any time; run it again to resume
@@ -24,12 +24,12 @@ mixed=${ALLOW_MIXED_BUILDS:+--allow-mixed-builds}
 # Then the study-2 specs (more seeds, durations in N tau, the long 256-node lines; no wall-clock timeout),
 # each size's cheapest first; the study-1 specs, complete, are skipped in seconds.
 if [ $# -eq 0 ]; then
-  set -- examples/study/short.json examples/study/fixed-duration.json examples/study/convergence.json \
-    examples/study/short-n16.json examples/study/short-n64.json examples/study/short-n256.json \
-    examples/study/fixed-duration-n16.json examples/study/fixed-duration-n64.json \
-    examples/study/fixed-duration-n256.json examples/study/convergence-seeds.json \
-    examples/study/convergence-seeds-256.json examples/study/line-256-long.json \
-    examples/study/convergence-1024.json
+  set -- study/short.json study/fixed-duration.json study/convergence.json \
+    study/short-n16.json study/short-n64.json study/short-n256.json \
+    study/fixed-duration-n16.json study/fixed-duration-n64.json \
+    study/fixed-duration-n256.json study/convergence-seeds.json \
+    study/convergence-seeds-256.json study/line-256-long.json \
+    study/convergence-1024.json
 fi
 mkdir -p "$OUT"
 # Stopped (kill PID): the campaign in progress stops too; its finished runs are in the CSV.

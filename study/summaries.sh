@@ -1,12 +1,12 @@
 #!/bin/sh
 # Every summary of the study, from the committed results (runs no simulation):
-#   examples/study/summaries.sh          rewrites them: per spec (every size) docs/study/NAME.md,
+#   study/summaries.sh          rewrites them: per spec (every size) docs/study/NAME.md,
 #                                        NAME-ranks.csv and NAME*.svg; per size docs/study/N-nodes*/
-#                                        (examples/study/report.sh N); questions 4 and 5 at every size,
+#                                        (study/report.sh N); questions 4 and 5 at every size,
 #                                        docs/study/fig-q45.dat, fig-q4.svg, fig-q5.svg
-#                                        (examples/study/q45_figures.py); the verdicts, docs/study/verdicts/
-#                                        (examples/study/verdicts.py: tables, answers and figures)
-#   examples/study/summaries.sh --check  rewrites nothing: names each summary (tables and ranks; the
+#                                        (study/q45_figures.py); the verdicts, docs/study/verdicts/
+#                                        (study/verdicts.py: tables, answers and figures)
+#   study/summaries.sh --check  rewrites nothing: names each summary (tables and ranks; the
 #                                        figures are drawn from the same data) that differs from what
 #                                        the results give, or that no results give (a summary of a
 #                                        spec or size since removed); exit 1 if one does, 77 if a
@@ -27,8 +27,8 @@ case ${1:-} in
   *) echo "summaries.sh: $1: expected --check or no argument" >&2; exit 1 ;;
 esac
 specs=""
-for spec in examples/study/*.json; do
-  [ "$spec" = examples/study/smoke.json ] && continue
+for spec in study/*.json; do
+  [ "$spec" = study/smoke.json ] && continue
   results=$(tr -d ' \t\r\n' < "$spec" | sed -n 's/.*"results":"\([^"]*\)".*/\1/p')
   [ -f "$results" ] || continue  # nothing run yet: no summary
   # A campaign appending rows holds the results file's lock: its summaries are not due yet. (Without
@@ -54,28 +54,28 @@ done
 figures=1
 $check && figures=0
 for nodes in $SIZES; do
-  OUT=$target HETLB=$HETLB FIGURES=$figures sh examples/study/report.sh "$nodes" > /dev/null
+  OUT=$target HETLB=$HETLB FIGURES=$figures sh study/report.sh "$nodes" > /dev/null
 done
 # Questions 4 and 5 at every size, a figure each (from the summaries just written).
 if $check; then
-  "$PYTHON" examples/study/q45_figures.py --summaries "$target" --out "$target" --no-figures
+  "$PYTHON" study/q45_figures.py --summaries "$target" --out "$target" --no-figures
 else
-  "$PYTHON" examples/study/q45_figures.py --summaries "$target" --out "$target"
+  "$PYTHON" study/q45_figures.py --summaries "$target" --out "$target"
 fi
 # The verdicts (tables and answers; the figures are drawn from the same tables).
 if [ "$VERDICTS" = 0 ]; then
   :
 elif $check; then
-  "$PYTHON" examples/study/verdicts.py --out "$target/verdicts" --no-figures > /dev/null
+  "$PYTHON" study/verdicts.py --out "$target/verdicts" --no-figures > /dev/null
 else
-  "$PYTHON" examples/study/verdicts.py --out "$target/verdicts" > /dev/null
+  "$PYTHON" study/verdicts.py --out "$target/verdicts" > /dev/null
 fi
 # What balancing by time buys on the real subset (docs/study/grid-real-balance.md).
 if [ -f docs/study/grid-real-load.csv ] && [ -f docs/study/grid-real-time.csv ]; then
   if $check; then
-    OUT=$target FIGURES=0 sh examples/study/balance_report.sh "$HETLB" > /dev/null
+    OUT=$target FIGURES=0 sh study/balance_report.sh "$HETLB" > /dev/null
   else
-    OUT=$target sh examples/study/balance_report.sh "$HETLB" > /dev/null
+    OUT=$target sh study/balance_report.sh "$HETLB" > /dev/null
   fi
 fi
 $check || exit 0
@@ -86,7 +86,7 @@ tables() {  # every checked summary under the current directory
 }
 for fresh in $(cd "$target" && tables); do
   if ! cmp -s "$target/$fresh" "$OUT/$fresh"; then
-    echo "summaries.sh: ${OUT%/}/${fresh#./} is not what the results give; run examples/study/summaries.sh" >&2
+    echo "summaries.sh: ${OUT%/}/${fresh#./} is not what the results give; run study/summaries.sh" >&2
     stale=1
   fi
 done

@@ -23,7 +23,7 @@ def print_or_check(table, check, script, what, command):
         print(table, end="")
     elif table not in open(check).read():
         sys.exit(f"{script}: {check} does not hold {what} as the results give it; paste the output of: "
-                 f"python3 examples/study/{command}")
+                 f"python3 study/{command}")
 
 
 def print_or_check_lines(lines, check, script):
@@ -35,4 +35,4 @@ def print_or_check_lines(lines, check, script):
     missing = [line for line in lines if line not in held]
     if missing:
         sys.exit(f"{script}: {check} does not hold, as the runs give it: {missing[0]}; paste the output of: "
-                 f"python3 examples/study/{script}")
+                 f"python3 study/{script}")

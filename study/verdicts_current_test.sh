@@ -8,14 +8,14 @@
 set -u
 py=$1 work=$2
 command -v "$py" > /dev/null || exit 77
-"$py" examples/study/verdicts.py --self-test || exit 1
+"$py" study/verdicts.py --self-test || exit 1
 status=0
-"$py" examples/study/verdicts.py --check || status=$?
+"$py" study/verdicts.py --check || status=$?
 [ $status -eq 0 ] || exit $status
 rm -rf "$work" && mkdir -p "$work/rows" && cp docs/study/convergence-1024.csv "$work/rows/" || exit 1
-"$py" examples/study/verdicts.py --rows "$work/rows" --out "$work/tables" --no-figures > /dev/null || exit 1
+"$py" study/verdicts.py --rows "$work/rows" --out "$work/tables" --no-figures > /dev/null || exit 1
 sed -i '2s/,[a-z]*$/,tie-edited/' "$work/tables/k.csv"
-if "$py" examples/study/verdicts.py --rows "$work/rows" --out "$work/tables" --check 2> "$work/check.err"; then
+if "$py" study/verdicts.py --rows "$work/rows" --out "$work/tables" --check 2> "$work/check.err"; then
   echo "verdicts_current_test: an edited k.csv passed the check" >&2
   exit 1
 fi

@@ -1,7 +1,7 @@
 # docs/study-details.md, "Balancing phases": 16 nodes, cluster, torus and hypercube, random loads, seeds 1-3,
 # ratios 10/1/0.1, the 10 variants, --lb-phase aligned and staggered (about 20 s). Prints the fastest
 # variants per phase and ratio and the median staggered/aligned convergence-date ratio per variant.
-#   python3 examples/study/phase_check.py [HETLB=build/bin/hetlb]
+#   python3 study/phase_check.py [HETLB=build/bin/hetlb]
 import json, subprocess, collections, statistics, sys
 H = sys.argv[1] if len(sys.argv) > 1 else 'build/bin/hetlb'
 variants=[('besteffort',1,False),('besteffort',1,True),('besteffort',2,False),('besteffort',2,True),('besteffort',4,False),('besteffort',4,True),

@@ -2,7 +2,7 @@
 """Does virtual load remove the integer staircase on the line? (the journal version of the draft: without
 virtual load integer loads end on a staircase, with it they reach the uniform distribution)
 
-    python3 examples/study/staircase_check.py [HETLB] [--check FILE]
+    python3 study/staircase_check.py [HETLB] [--check FILE]
 
 Runs again, with a load trace, the committed integer-load runs of the cluster's 64-node line (best effort
 k = 1, ratio 1, seed 1, from a single node and from random loads; convergence.csv), with and without
@@ -24,7 +24,7 @@ sys.path.insert(0, HERE)
 from committed_table import print_or_check_lines  # noqa: E402
 from compare_runs import row_args, run  # noqa: E402  (a results row as simulate's arguments; one run)
 
-STUDY = os.path.join(HERE, "..", "..", "docs", "study")
+STUDY = os.path.join(HERE, "..", "docs", "study")
 SETTING = {"spec_version": "study-1", "platform": "cluster", "nodes": "64", "topology": "line", "strategy": "besteffort",
            "k": "1", "integer": "true", "ratio": "1", "seed": "1", "estimates": "accounted"}
 SAMPLE_TAU = 100

@@ -1,15 +1,15 @@
 #!/bin/sh
 # The study's summaries for the settings of N nodes, from the committed results (runs nothing):
-#   examples/study/report.sh N      -> docs/study/N-nodes/{convergence,short,fixed-duration}.md + figures,
+#   study/report.sh N      -> docs/study/N-nodes/{convergence,short,fixed-duration}.md + figures,
 #                                      fixed-duration-data.md (ranked by data moved), convergence-idle.md
 #                                      (by idle time), convergence-spread.md (by the load spread left),
 #                                      docs/study/N-nodes-staggered/convergence.md (staggered phases)
 # Each from the spec whose "nodes" hold N: convergence-N.json when there is one (1024 nodes), else
 # convergence.json; short, fixed-duration and staggered runs only where their specs hold N.
-# docs/study.md quotes these files; examples/study/summaries.sh rewrites (or checks) them for every size.
+# docs/study.md quotes these files; study/summaries.sh rewrites (or checks) them for every size.
 # Environment: HETLB (build/bin/hetlb), OUT (docs/study), FIGURES (1; 0: the tables alone, for a check).
 set -eu
-N=${1:?usage: examples/study/report.sh NODES}
+N=${1:?usage: study/report.sh NODES}
 HETLB=${HETLB:-build/bin/hetlb}
 OUT=${OUT:-docs/study}
 FIGURES=${FIGURES:-1}
@@ -27,24 +27,24 @@ report() {  # spec, output path without .md, extra options (a trailing --plot FI
 holds() {  # spec: true when its "nodes" list holds N (on one line or several)
   tr -d ' \t\r\n' < "$1" | grep -Eq "\"nodes\":\[([^]]*[^0-9])?$N([^0-9][^]]*)?\]"
 }
-convergence=examples/study/convergence-$N.json
-[ -f "$convergence" ] || convergence=examples/study/convergence.json
+convergence=study/convergence-$N.json
+[ -f "$convergence" ] || convergence=study/convergence.json
 if ! holds "$convergence"; then
-  echo "report.sh: no study spec holds $N nodes; expected one of the sizes of examples/study/*.json" >&2
+  echo "report.sh: no study spec holds $N nodes; expected one of the sizes of study/*.json" >&2
   exit 1
 fi
 mkdir -p "$dir"
 report "$convergence" "$dir/convergence" --plot "$dir/convergence.svg"
 report "$convergence" "$dir/convergence-idle" --metric avg_idle_time
 report "$convergence" "$dir/convergence-spread" --metric load_spread_percent
-if holds examples/study/short.json; then report examples/study/short.json "$dir/short" --plot "$dir/short.svg"; fi
-if holds examples/study/fixed-duration.json; then
-  report examples/study/fixed-duration.json "$dir/fixed-duration" --plot "$dir/fixed-duration.svg"
-  report examples/study/fixed-duration.json "$dir/fixed-duration-data" --metric data_transfer_amount
+if holds study/short.json; then report study/short.json "$dir/short" --plot "$dir/short.svg"; fi
+if holds study/fixed-duration.json; then
+  report study/fixed-duration.json "$dir/fixed-duration" --plot "$dir/fixed-duration.svg"
+  report study/fixed-duration.json "$dir/fixed-duration-data" --metric data_transfer_amount
 fi
 echo "$dir: $(ls "$dir" | tr '\n' ' ')"
-if holds examples/study/convergence-staggered.json; then
+if holds study/convergence-staggered.json; then
   mkdir -p "$dir-staggered"
-  report examples/study/convergence-staggered.json "$dir-staggered/convergence"
+  report study/convergence-staggered.json "$dir-staggered/convergence"
   echo "$dir-staggered: $(ls "$dir-staggered" | tr '\n' ' ')"
 fi

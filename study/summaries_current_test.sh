@@ -10,7 +10,7 @@ rm -rf "$work" && mkdir -p "$work" && cp -R docs/study "$work/study" || exit 1
 echo old > "$work/study/6-nodes-old.md"
 status=0
 # The verdicts are left to campaign_study_verdicts_current, which checks them on its own.
-HETLB=$hetlb OUT=$work/study VERDICTS=0 sh examples/study/summaries.sh --check 2> "$work/check.err" || status=$?
+HETLB=$hetlb OUT=$work/study VERDICTS=0 sh study/summaries.sh --check 2> "$work/check.err" || status=$?
 [ $status -eq 77 ] && exit 77
 cat "$work/check.err" >&2
 if grep -e "is not what the results give" -e "summarises no results" "$work/check.err" |

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Questions 4 and 5 in short, a line per question and size, from the committed summaries of the
-scaled-duration specs (docs/study/short-nN.md, fixed-duration-nN.md: `examples/study/summaries.sh`
+scaled-duration specs (docs/study/short-nN.md, fixed-duration-nN.md: `study/summaries.sh`
 writes them from the rows and `summaries.sh --check` checks them):
 
-    python3 examples/study/q45_lines.py [--check FILE]
+    python3 study/q45_lines.py [--check FILE]
 
 Question 5 (short runs, 4 N tau): per variant the runs converged, most first, then per ratio the
 variants with the most wins (rank 1 by the earliest maximum convergence date, ties included).
@@ -18,7 +18,7 @@ import sys
 
 from committed_table import print_or_check
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SIZES = [16, 64, 256]
 
 

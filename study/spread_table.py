@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Where nothing converges: the loads' spread left at the time limit, from the committed convergence runs.
 
-    python3 examples/study/spread_table.py NODES PLATFORM TOPOLOGY [--check FILE]
+    python3 study/spread_table.py NODES PLATFORM TOPOLOGY [--check FILE]
 
 One markdown table: per variant, the median over seeds of `load_spread_percent` (standard deviation of
 the final loads in % of the average) for each initial load, load kind and ratio; "timeout" where no run
@@ -20,7 +20,7 @@ from collections import defaultdict
 from committed_table import print_or_check, rows_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RESULTS = os.path.join(HERE, "..", "..", "docs", "study", "convergence.csv")
+RESULTS = os.path.join(HERE, "..", "docs", "study", "convergence.csv")
 VARIANTS = [f"besteffort k={k}{v}" for k in (1, 2, 4) for v in ("", " +virtual")] + \
     [s + v for s in ("makhoul", "simple") for v in ("", " +virtual")]
 COLUMNS = [(init, integer, ratio) for init in ("single", "random") for integer in ("false", "true")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The study's verdicts, cell by cell, from the committed convergence rows (runs no simulation).
 
-    python3 examples/study/verdicts.py [--out DIR] [--rows DIR] [--check]
+    python3 study/verdicts.py [--out DIR] [--rows DIR] [--check]
 
 One definition of "faster" everywhere: the paired ratio of convergence dates, the other side's date over
 the subject's (above 1: the subject converges earlier). A pair is two runs that differ only in what is
@@ -58,7 +58,7 @@ except ImportError:
     numpy = None
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.join(HERE, "..", "..")
+ROOT = os.path.join(HERE, "..")
 # The convergence results the verdicts read: every file present (rows of a later spec_version with new
 # seeds join the same cells; a run present in two files is refused). Within a file a later row of a run
 # replaces an earlier one, as for the campaign (a timeout rerun with --retry).
@@ -625,7 +625,7 @@ def main():
             committed = os.path.join(a.out, name)
             if not os.path.exists(committed) or open(committed).read() != fresh[name]:
                 print(f"verdicts.py: {os.path.relpath(committed)} is not what the rows give; run "
-                      "python3 examples/study/verdicts.py", file=sys.stderr)
+                      "python3 study/verdicts.py", file=sys.stderr)
                 stale = 1
     # The page holds the answers and their lines in short as they are; the README the sentence in short.
     flat = lambda text: " ".join(text.split())
@@ -633,7 +633,7 @@ def main():
                                 (a.readme, fresh["in-short.md"], "in-short.md")):
         if flat(excerpt) not in flat(open(page).read()):
             print(f"verdicts.py: {os.path.relpath(page)} does not hold {what} as the rows give it; paste it from "
-                  f"{os.path.relpath(os.path.join(a.out, what))} after running python3 examples/study/verdicts.py",
+                  f"{os.path.relpath(os.path.join(a.out, what))} after running python3 study/verdicts.py",
                   file=sys.stderr)
             stale = 1
     if not stale:

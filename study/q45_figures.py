@@ -2,7 +2,7 @@
 """Questions 4 and 5 at every size in one figure each, from the scaled-duration specs' summaries
 (docs/study/short-nN.md, fixed-duration-nN.md, as q45_lines.py reads them):
 
-    python3 examples/study/q45_figures.py [--summaries DIR] [--out DIR] [--no-figures]
+    python3 study/q45_figures.py [--summaries DIR] [--out DIR] [--no-figures]
 
 Writes DIR/fig-q45.dat (per question and size, a block: variant, then its wins at each ratio, then the
 configurations per ratio) and, when gnuplot is installed, DIR/fig-q4.svg and DIR/fig-q5.svg: a panel

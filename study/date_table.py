@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every variant's convergence date in one configuration, from the committed convergence runs.
 
-    python3 examples/study/date_table.py NODES PLATFORM TOPOLOGY INITIAL RATIO [--results CSV] [--check FILE]
+    python3 study/date_table.py NODES PLATFORM TOPOLOGY INITIAL RATIO [--results CSV] [--check FILE]
 
 One markdown table: a row per variant (best effort k = 1, 2, 4, Makhoul, simple; each without and with
 virtual load), a column per load kind (real, integer) and seed, each cell the run's maximum
@@ -21,7 +21,7 @@ import sys
 from committed_table import print_or_check, rows_file
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RESULTS = os.path.join(HERE, "..", "..", "docs", "study", "convergence.csv")
+RESULTS = os.path.join(HERE, "..", "docs", "study", "convergence.csv")
 VARIANTS = [("besteffort", str(k), v) for k in (1, 2, 4) for v in ("false", "true")] + \
     [(s, "1", v) for s in ("makhoul", "simple") for v in ("false", "true")]
 NAMES = {"besteffort": "best effort k = {k}", "makhoul": "Makhoul", "simple": "Simple"}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the study cost here: one row per spec and size, from the committed results.
 
-    python3 examples/study/cost_table.py [--check FILE]
+    python3 study/cost_table.py [--check FILE]
 
 Columns: the runs done of the spec's settings at that size (the rest still to run), the runs' own wall
 times added up (`wall_seconds`, in hours; a run rerun with --retry counts both times, its later row
@@ -24,7 +24,7 @@ from collections import defaultdict
 
 from committed_table import print_or_check, rows_file
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SPECS = ["convergence", "convergence-staggered", "short", "fixed-duration", "convergence-1024", "convergence-seeds",
          "convergence-seeds-256", "short-n16", "short-n64", "short-n256", "fixed-duration-n16", "fixed-duration-n64",
          "fixed-duration-n256", "line-256-long"]
@@ -76,7 +76,7 @@ def main():
              " | ".join(f"{t}: median, longest" for t in TOPOLOGIES) + " |",
              "|---" * (5 + len(TOPOLOGIES)) + "|"]
     for name in SPECS:
-        spec = os.path.join("examples", "study", name + ".json")
+        spec = os.path.join("study", name + ".json")
         results = os.path.join(ROOT, json.load(open(os.path.join(ROOT, spec)))["results"])
         if not os.path.exists(results):
             continue
@@ -101,7 +101,7 @@ def main():
     rows = list({setting(r): r for r in csv.DictReader(rows_file(os.path.join(ROOT, "docs", "study", "convergence.csv"),
                                                                   check, "cost_table.py"))}.values())
     for name, nodes, topologies, seeds in PLANNED:
-        spec = os.path.join(ROOT, "examples", "study", name + ".json")
+        spec = os.path.join(ROOT, "study", name + ".json")
         if not os.path.exists(spec):
             continue
         results = os.path.join(ROOT, "docs", "study", name + ".csv")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Are simple's deadlocks on the lines the draft's (Section 2) or floating-point residue's?
 
-    python3 examples/study/residue_check.py [HETLB] [--nodes N] [--check FILE]
+    python3 study/residue_check.py [HETLB] [--nodes N] [--check FILE]
 
 Runs again every committed real-load line run of `simple` at 16 and 64 nodes (convergence.csv, aligned
 phases, and convergence-staggered.csv), with the same settings plus `--residue-equal`: a neighbour
@@ -25,7 +25,7 @@ sys.path.insert(0, HERE)
 from committed_table import print_or_check_lines  # noqa: E402
 from compare_runs import row_args, run  # noqa: E402  (a results row as simulate's arguments; one run)
 
-STUDY = os.path.join(HERE, "..", "..", "docs", "study")
+STUDY = os.path.join(HERE, "..", "docs", "study")
 SPECS = [("aligned", "convergence.csv"), ("staggered", "convergence-staggered.csv")]
 
 
