@@ -7,7 +7,7 @@
 #               defaults, with figures in build/demo/
 #   make bench  deps + build + the benchmarks (tables for the README)
 #   make abi-baseline  record the C ABI of a new release line (tests/abi/), after a version bump
-#   make study  deps + build + the diffusion study in the background, in resumable pieces (examples/study/)
+#   make study  deps + build + the diffusion study in the background, in resumable pieces (study/)
 #   make study-smoke  the study in miniature (seconds), summary and figures in build/study-smoke
 #   make compare-peers  deps + build + the static and dynamic comparisons with Zoltan, resumable (bench/peers/, docs/peers/)
 #   make compare-peers-dynamic  the dynamic comparison alone (nice; bench/peers/compare_dynamic.sh)
@@ -139,14 +139,14 @@ bench: deps build
 	PYTHONPATH=$(BUILD)/python mpirun --allow-run-as-root --oversubscribe -np 2 /usr/bin/python3 python/bench/scatterv_vs_mpi4py.py
 
 # The study runs for hours: in the background, in pieces of PIECE_SECONDS; `make study` again resumes it.
-# Every summary is rewritten after every piece (examples/study/summaries.sh), ready to commit with the rows.
+# Every summary is rewritten after every piece (study/summaries.sh), ready to commit with the rows.
 study: deps build
 	@mkdir -p docs/study
 	@if [ -f $(BUILD)/study.pid ] && kill -0 $$(cat $(BUILD)/study.pid) 2>/dev/null; then \
 	  echo "make study: already running (pid $$(cat $(BUILD)/study.pid)), log in $(BUILD)/study.log"; \
 	else \
-	  HETLB=$(BUILD)/bin/hetlb JOBS=$(JOBS) AFTER_PIECE='sh examples/study/summaries.sh' \
-	    setsid nohup sh examples/study/run.sh >> $(BUILD)/study.log 2>&1 & \
+	  HETLB=$(BUILD)/bin/hetlb JOBS=$(JOBS) AFTER_PIECE='sh study/summaries.sh' \
+	    setsid nohup sh study/run.sh >> $(BUILD)/study.log 2>&1 & \
 	  echo $$! > $(BUILD)/study.pid; \
 	  echo "make study: running in the background (pid $$(cat $(BUILD)/study.pid)); follow: tail -f $(BUILD)/study.log;" \
 	    "stop: kill $$(cat $(BUILD)/study.pid) (then make study resumes)"; \
@@ -154,7 +154,7 @@ study: deps build
 
 study-smoke: deps build
 	@mkdir -p $(BUILD)/study-smoke
-	$(BUILD)/bin/hetlb campaign examples/study/smoke.json -j $(JOBS) --results $(BUILD)/study-smoke/smoke.csv \
+	$(BUILD)/bin/hetlb campaign study/smoke.json -j $(JOBS) --results $(BUILD)/study-smoke/smoke.csv \
 	  --ranks $(BUILD)/study-smoke/ranks.csv --plot $(BUILD)/study-smoke/smoke.svg | tee $(BUILD)/study-smoke/smoke.md
 
 # The comparison with Zoltan: its programs are built when libtrilinos-zoltan-dev was there at configure time.

@@ -100,3 +100,27 @@ function(hetlb_unity)
     endif()
   endforeach()
 endfunction()
+
+# Every MPI test: a TIMEOUT (never a hang), the label `mpi`. They also run in the sanitizer build, with
+# LeakSanitizer off: Open MPI keeps runtime allocations past MPI_Finalize (reported from inside libmpi);
+# AddressSanitizer and UBSan stay on. (The programs, examples and tests/mpi use it.)
+function(hetlb_mpi_test_properties name timeout)
+  set_tests_properties(${name} PROPERTIES TIMEOUT ${timeout} LABELS mpi)
+  if(HETLB_SANITIZE)
+    set_tests_properties(${name} PROPERTIES ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
+  endif()
+endfunction()
+
+# Ranks started with different options (MPMD: A ranks with ARGS_A, B ranks with ARGS_B): every rank
+# names the option that differs, the job ends non-zero, under a timeout. ARGS_A and ARGS_B are lists.
+function(hetlb_option_mismatch_test name program A args_a B args_b expected)
+  set(run ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe)
+  list(REMOVE_ITEM args_a "")
+  list(REMOVE_ITEM args_b "")
+  string(REPLACE ";" "|" command
+    "${run};-np;${A};$<TARGET_FILE:${program}>;${args_a};:;-np;${B};$<TARGET_FILE:${program}>;${args_b}")
+  math(EXPR ranks "${A} + ${B}")
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" -DPROGRAM=${program} -DRANKS=${ranks}
+    "-DEXPECTED=${expected}" -P ${PROJECT_SOURCE_DIR}/tests/expect_option_mismatch.cmake)
+  hetlb_mpi_test_properties(${name} 60)
+endfunction()

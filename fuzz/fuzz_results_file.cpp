@@ -1,5 +1,5 @@
 // libFuzzer target for a campaign's results file and what reads it: the input is a results CSV of
-// the smoke spec (examples/study/smoke.json, embedded here); it is refused with one hetlb::Error
+// the smoke spec (study/smoke.json, embedded here); it is refused with one hetlb::Error
 // line, or its rows are compared, summarised and paired without crashing, whatever their cells hold
 // (cut rows, text or NaN where numbers are expected, unknown statuses, duplicated keys).
 #include <unistd.h>

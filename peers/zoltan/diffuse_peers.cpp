@@ -1,5 +1,5 @@
 // hetlb-peers-diffuse: hetlb-diffuse's fixed-work application (its items, kernel and emulated unlike
-// ranks: examples/diffuse) under one balancing policy (--balancer, dynamic_balancers.hpp), for the
+// ranks: programs/hetlb-diffuse) under one balancing policy (--balancer, dynamic_balancers.hpp), for the
 // dynamic comparison with Zoltan (issue 33, docs/peers.md). --kernel synthetic: every item costs
 // --ratio ms on the slowest rank; seismic: the items are examples/seismic's rays, each costing its
 // traced segment count (legs crossed x bisection steps, traced once before the clock), scaled so that

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "hetlb/error.hpp"
-#include "hetlb/mpi/plan.h"
+#include "hetlb/mpi/error.h"
 
 namespace hetlb::mpi {
 
