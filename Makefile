@@ -5,7 +5,8 @@
 #               can, the Release build the rest (SMPI, Python, Fortran, install, study checks); a short fuzz run
 #   make demo   the command line alone (its own packages and build-demo/) + the three capabilities on embedded
 #               defaults, with figures in build/demo/
-#   make bench  deps + build + the benchmarks (tables for the README)
+#   make bench  deps + build + the benchmarks (tables for the README), the perturbed runs and the soak of the
+#               diffusion runtime (tests/perturb/)
 #   make abi-baseline  record the C ABI of a new release line (tests/abi/), after a version bump
 #   make study  deps + build + the diffusion study in the background, in resumable pieces (study/)
 #   make study-smoke  the study in miniature (seconds), summary and figures in build/study-smoke
@@ -128,6 +129,9 @@ demo: $(DEMO_BUILD)/CMakeCache.txt
 	@echo "Figures written to $(DEMO)/: scatter Gantt charts (grid1999-*.png), the ring plan (ring-heterogeneous.png),"
 	@echo "the simulated loads over time (diffusion-torus-16.png)"
 
+# The last two lines: the diffusion runtime's protocols under seeded schedule perturbation (300 runs, about
+# 8 minutes), then the soak (2 busy cores, 10,000 iterations in both modes, a rank killed; 2 to 5 minutes):
+# docs/runtime.md, "Perturbed runs and the soak".
 bench: deps build
 	$(BUILD)/bin/hetlb-bench --benchmark_counters_tabular=true
 	mpirun --allow-run-as-root --oversubscribe -np 2 $(BUILD)/bin/hetlb-mpi-scatter-bench
@@ -137,6 +141,8 @@ bench: deps build
 	python3 examples/ring-iterations/check_target.py $(BUILD)/bin/hetlb --full
 	PYTHONPATH=$(BUILD)/python /usr/bin/python3 python/bench/plan_overhead.py examples/grid1999.json
 	PYTHONPATH=$(BUILD)/python mpirun --allow-run-as-root --oversubscribe -np 2 /usr/bin/python3 python/bench/scatterv_vs_mpi4py.py
+	/usr/bin/python3 tests/perturb/perturbed_runs.py $(BUILD) 300
+	sh tests/perturb/soak.sh $(BUILD)
 
 # The study runs for hours: in the background, in pieces of PIECE_SECONDS; `make study` again resumes it.
 # Every summary is rewritten after every piece (study/summaries.sh), ready to commit with the rows.
