@@ -42,6 +42,9 @@ class NodeState {
   // The node's own speed, given or measured; must be finite and > 0 (hetlb::Error otherwise).
   void set_speed(double speed);
   double speed() const { return speed_; }
+  // Deprecated in 0.2 (unused by hetlb; go in 0.3).
+  [[deprecated("removed in hetlb 0.3")]] double neighbour_speed(int slot) const { return speeds_[slot]; }
+  [[deprecated("removed in hetlb 0.3")]] Balance balance_kind() const { return balance_; }
 
   // Receiving activity.
   void control_received(int slot, const Report& report);
