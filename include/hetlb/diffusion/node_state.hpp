@@ -43,8 +43,8 @@ class NodeState {
   void set_speed(double speed);
   double speed() const { return speed_; }
   // Deprecated in 0.2 (unused by hetlb; go in 0.3).
-  [[deprecated("removed in hetlb 0.3")]] double neighbour_speed(int slot) const { return speeds_[slot]; }
-  [[deprecated("removed in hetlb 0.3")]] Balance balance_kind() const { return balance_; }
+  [[deprecated("removed in hetlb 0.4")]] double neighbour_speed(int slot) const { return speeds_[slot]; }
+  [[deprecated("removed in hetlb 0.4")]] Balance balance_kind() const { return balance_; }
 
   // Receiving activity.
   void control_received(int slot, const Report& report);

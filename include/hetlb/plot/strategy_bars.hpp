@@ -12,7 +12,7 @@ struct StrategyBar {
 };
 
 // Deprecated in 0.2 (unused by hetlb; goes in 0.3).
-[[deprecated("unused; removed in hetlb 0.3")]] void render_strategy_bars(const std::vector<std::string>& metrics, const std::vector<StrategyBar>& bars,
+[[deprecated("unused; removed in hetlb 0.4")]] void render_strategy_bars(const std::vector<std::string>& metrics, const std::vector<StrategyBar>& bars,
                           const std::string& title, const std::string& path);
 
 }  // namespace hetlb::plot
