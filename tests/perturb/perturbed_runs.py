@@ -191,7 +191,7 @@ def main():
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--heavy", action="store_true")
-    a = parser.parse_args()
+    a = parser.parse_intermixed_args()  # BUILD --heavy 45 as BUILD 45 --heavy
     global HEAVY
     HEAVY = a.heavy
     build = os.path.abspath(a.build)
