@@ -26,7 +26,7 @@ struct CompareOptions {
   long long items = 0;
   std::string root;
   // The dynamic programs (minutes on large n) are opt-in rows: --algorithms ... dp dp-basic.
-  std::vector<std::string> algorithms{"uniform", "exact", "lp", "closed-form"};
+  std::vector<std::string> algorithms = scatter::default_compared_algorithms();
   std::vector<std::string> orders{"bandwidth", "reverse-bandwidth"};
   std::string format = "table";
 };
@@ -151,8 +151,10 @@ void add_compare_command(CLI::App& app) {
       ->check(CLI::Range(1LL, 1LL << 62));
   sub->add_option("--root", o->root, "root processor name, or auto (Section 3.4)")
       ->check(non_empty("a processor name or auto"));
-  sub->add_option("--algorithms", o->algorithms, "algorithms to run (default: uniform exact lp closed-form)")
-      ->check(CLI::IsMember({"uniform", "dp-basic", "dp", "exact", "lp", "closed-form"}));
+  sub->add_option("--algorithms", o->algorithms,
+                  fmt::format("algorithms to run, of {} (default: {})", scatter::algorithm_choices(),
+                              fmt::join(scatter::default_compared_algorithms(), " ")))
+      ->check(CLI::IsMember(scatter::algorithm_names()));
   sub->add_option("--orders", o->orders, "orders to try (default: bandwidth reverse-bandwidth, the paper's two)")
       ->check(CLI::IsMember({"given", "bandwidth", "reverse-bandwidth", "best"}));
   sub->add_option("--format", o->format, "table, json or csv")->check(CLI::IsMember({"table", "json", "csv"}));

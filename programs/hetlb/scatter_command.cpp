@@ -200,8 +200,8 @@ void add_scatter_command(CLI::App& app) {
   sub->add_option("platform", o->platform, "platform JSON file")->required();
   sub->add_option("--items", o->items, "number of items (default: the file's \"items\")")
       ->check(CLI::Range(1LL, 1LL << 62));
-  sub->add_option("--algorithm", o->algorithm, "uniform, dp-basic, dp, exact, lp, closed-form")
-      ->check(CLI::IsMember({"uniform", "dp-basic", "dp", "exact", "lp", "closed-form"}));
+  sub->add_option("--algorithm", o->algorithm, scatter::algorithm_choices())
+      ->check(CLI::IsMember(scatter::algorithm_names()));
   sub->add_option("--order", o->order,
                   "given, bandwidth, reverse-bandwidth, best, or the non-root processors by name: a,b,c")
       ->check(non_empty("given, bandwidth, reverse-bandwidth, best, or the non-root processors by name (a,b,c)"));

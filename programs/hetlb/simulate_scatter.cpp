@@ -80,8 +80,8 @@ void add_simulate_scatter_command(CLI::App& simulate) {
   sub->add_option("--bytes-per-item", o->bytes_per_item, "XML platforms: bytes to send one item")
       ->capture_default_str();
   sub->add_option("--items", o->items, "number of items (default: the file's)")->check(CLI::Range(1LL, 1LL << 40));
-  sub->add_option("--algorithm", o->algorithm, "uniform, dp-basic, dp, exact, lp, closed-form")
-      ->check(CLI::IsMember({"uniform", "dp-basic", "dp", "exact", "lp", "closed-form"}))
+  sub->add_option("--algorithm", o->algorithm, scatter::algorithm_choices())
+      ->check(CLI::IsMember(scatter::algorithm_names()))
       ->capture_default_str();
   sub->add_option("--order", o->order, "given, bandwidth, reverse-bandwidth, best")
       ->check(CLI::IsMember({"given", "bandwidth", "reverse-bandwidth", "best"}))

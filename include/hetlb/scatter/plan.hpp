@@ -9,7 +9,7 @@
 namespace hetlb::scatter {
 
 struct Plan {
-  std::string algorithm;  // uniform, dp-basic, dp, exact, lp, closed-form
+  std::string algorithm;  // its name in the registry (algorithm_registry.hpp)
   std::string method;     // how it was computed (e.g. "bisection + greedy fill", "dp fallback: ...")
   std::vector<Count> items;  // n_i in send order, root last
   double makespan = 0.0;     // equation (2) on `items`

@@ -6,6 +6,7 @@
 #include "hetlb/model/platform.hpp"
 #include <optional>
 
+#include "hetlb/scatter/algorithm_registry.hpp"
 #include "hetlb/scatter/evaluate.hpp"
 #include "hetlb/scatter/exact.hpp"
 #include "hetlb/scatter/order_search.hpp"
@@ -15,8 +16,7 @@
 
 namespace hetlb::scatter {
 
-enum class Algorithm { Uniform, DpBasic, Dp, Exact, Lp, ClosedForm };
-
+// Shorthands over the registry (algorithm_registry.hpp).
 Algorithm parse_algorithm(const std::string& name);  // throws hetlb::Error naming the choices
 std::string to_string(Algorithm algorithm);
 const std::vector<Algorithm>& all_algorithms();

@@ -15,45 +15,20 @@
 
 namespace hetlb::scatter {
 
-Algorithm parse_algorithm(const std::string& name) {
-  for (Algorithm a : all_algorithms())
-    if (to_string(a) == name) return a;
-  throw Error("algorithm '" + name + "': expected uniform, dp-basic, dp, exact, lp or closed-form");
-}
+Algorithm parse_algorithm(const std::string& name) { return find_algorithm(name).id; }
 
-std::string to_string(Algorithm a) {
-  switch (a) {
-    case Algorithm::Uniform: return "uniform";
-    case Algorithm::DpBasic: return "dp-basic";
-    case Algorithm::Dp: return "dp";
-    case Algorithm::Exact: return "exact";
-    case Algorithm::Lp: return "lp";
-    case Algorithm::ClosedForm: return "closed-form";
-  }
-  return {};
-}
+std::string to_string(Algorithm a) { return algorithm_entry(a).name; }
 
 const std::vector<Algorithm>& all_algorithms() {
-  static const std::vector<Algorithm> all{Algorithm::Uniform, Algorithm::DpBasic, Algorithm::Dp,
-                                          Algorithm::Exact,   Algorithm::Lp,      Algorithm::ClosedForm};
+  static const std::vector<Algorithm> all = [] {
+    std::vector<Algorithm> ids;
+    for (const AlgorithmEntry& e : scatter_algorithms()) ids.push_back(e.id);
+    return ids;
+  }();
   return all;
 }
 
-Plan run_algorithm(Algorithm a, const Problem& pb, const ExactOptions& exact) {
-  switch (a) {
-    case Algorithm::Uniform: {
-      Plan plan = solve_uniform(pb);
-      plan.lower_bound = std::min(plan.makespan, rational_lower_bound(pb));
-      return plan;
-    }
-    case Algorithm::DpBasic: return solve_dp_basic(pb);
-    case Algorithm::Dp: return solve_dp(pb);
-    case Algorithm::Exact: return solve_exact(pb, exact);
-    case Algorithm::Lp: return solve_lp(pb);
-    case Algorithm::ClosedForm: return solve_closed_form(pb);
-  }
-  throw Error("unknown algorithm");
-}
+Plan run_algorithm(Algorithm a, const Problem& pb, const ExactOptions& exact) { return algorithm_entry(a).run(pb, exact); }
 
 namespace {
 
