@@ -24,6 +24,7 @@
 #include "hetlb/build_info.hpp"
 #include "hetlb/diffusion/initial_load.hpp"
 #include "hetlb/diffusion/strategy_registry.hpp"
+#include "hetlb/diffusion/topology.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "hetlb/mpi/option_agreement.hpp"
 #include "item_costs.hpp"
@@ -87,7 +88,7 @@ int thread_level(const std::string& name) {
 
 void add_options(CLI::App& app, Options& o) {
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // a later option wins
-  app.add_option("--topology", o.topology, "line, ring, torus, hypercube, complete, or an edge-list file")
+  app.add_option("--topology", o.topology, "auto, " + hetlb::diffusion::topology_help())
       ->capture_default_str();
   app.add_option("--strategy", o.strategy, hetlb::diffusion::strategy_help())->capture_default_str();
   app.add_option("--param", o.params, "NAME=VALUE: a parameter of the strategy (repeatable)")->take_all()->allow_extra_args(false);

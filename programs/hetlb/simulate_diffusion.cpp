@@ -13,6 +13,7 @@
 #include "hetlb/io/build_json.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/strategy_registry.hpp"
+#include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/interrupt.hpp"
 #include "hetlb/output_path.hpp"
@@ -41,10 +42,6 @@ struct SimulateDiffusionOptions {
   CLI::Option* nodes = nullptr;
 };
 
-bool is_builtin_topology(const std::string& t) {
-  return t == "line" || t == "ring" || t == "torus" || t == "hypercube" || t == "complete";
-}
-
 void run_simulate_diffusion(SimulateDiffusionOptions& o) {
   o.config.strategy = diffusion::strategy_of(o.strategy, o.k, o.residue_equal, o.params, o.config.strategy.integer);
   o.config.estimates = diffusion::parse_estimates(o.estimates);
@@ -60,7 +57,7 @@ void run_simulate_diffusion(SimulateDiffusionOptions& o) {
   sim::DiffusionConfig config = o.config;
   // Without --nodes, a topology or initial-load file decides the node count.
   if (o.nodes->count() == 0 &&
-      (!is_builtin_topology(config.topology) || (config.initial != "single" && config.initial != "random")))
+      (!diffusion::is_builtin_topology(config.topology) || (config.initial != "single" && config.initial != "random")))
     config.nodes = 0;
   const bool sampled = !o.trace.empty() || !o.plot.empty();
   if (!sampled)
@@ -135,7 +132,7 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   o->nodes = sub->add_option("--nodes", c.nodes, "number of nodes (default: 16, or the topology/load file's)")
                  ->capture_default_str()
                  ->check(CLI::Range(1, 1 << 20));
-  sub->add_option("--topology", c.topology, "line, ring, torus, hypercube, complete, or an edge-list file")
+  sub->add_option("--topology", c.topology, diffusion::topology_help())
       ->capture_default_str();
   sub->add_option("--strategy", o->strategy, diffusion::strategy_help())->capture_default_str();
   sub->add_option("--k", o->k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();

@@ -14,6 +14,7 @@
 #include "forked_call.hpp"
 #include "hetlb/diffusion/minimum_iteration.hpp"
 #include "hetlb/diffusion/strategy_registry.hpp"
+#include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/scatter/solve.hpp"
@@ -42,10 +43,6 @@ std::string run_forked(const std::function<std::string()>& body) {
   } catch (const Interrupted&) {
     throw py::error_already_set();
   }
-}
-
-bool is_builtin_topology(const std::string& t) {
-  return t == "line" || t == "ring" || t == "torus" || t == "hypercube" || t == "complete";
 }
 
 void check_min_iteration(const char* name, double v) {
@@ -91,7 +88,7 @@ std::string simulate_diffusion(const std::string& platform, long long nodes, con
   c.time_limit = time_limit;
   c.min_comp_iter = min_comp_iter;
   c.min_lb_iter = min_lb_iter;
-  if (nodes < 0 && (!is_builtin_topology(c.topology) || (c.initial != "single" && c.initial != "random")))
+  if (nodes < 0 && (!diffusion::is_builtin_topology(c.topology) || (c.initial != "single" && c.initial != "random")))
     c.nodes = 0;
   c.trace_interval = !trace ? 0.0 : trace_interval > 0 ? trace_interval : -1.0;
   c.progress = false;

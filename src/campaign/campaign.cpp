@@ -30,8 +30,7 @@ namespace {
 // name (platforms, topologies, initial loads, plug-ins).
 void register_inputs(const Spec& spec) {
   register_input(spec.results);
-  const std::set<std::string> builtin = {"cluster", "grid", "grid-real", "line", "ring", "torus", "hypercube", "complete",
-                                         "single", "random"};
+  const std::set<std::string> builtin = {"cluster", "grid", "grid-real", "single", "random"};
   std::set<std::string> named;
   for (const char* column : {"platform", "topology", "initial", "strategy"}) {
     const auto c = static_cast<std::size_t>(std::find(kKeyColumns.begin(), kKeyColumns.end(), column) - kKeyColumns.begin());
@@ -39,7 +38,8 @@ void register_inputs(const Spec& spec) {
       const std::string& value = x.values.at(c);
       if (value.rfind("plugin:", 0) == 0)
         named.insert(value.substr(7));
-      else if (std::string(column) != "strategy" && !builtin.count(value))
+      else if (std::string(column) != "strategy" && !builtin.count(value) &&
+               !(std::string(column) == "topology" && diffusion::is_builtin_topology(value)))
         named.insert(value);
     }
   }

@@ -448,10 +448,8 @@ Spec read_spec(const std::string& path, bool load_plugins) {
                                     fmt::format("node counts from 2 to {} (the simulator's largest)", sim::kMaxSimulatedNodes),
                                     [](int n) { return n >= 2 && n <= sim::kMaxSimulatedNodes; });
   const auto topologies = r.checked<std::string>(
-      "topologies", {"line", "torus", "hypercube"}, "line, ring, torus, hypercube, complete or an edge-list file",
-      [](const std::string& t) {
-        return t == "line" || t == "ring" || t == "torus" || t == "hypercube" || t == "complete" || is_file(t);
-      });
+      "topologies", {"line", "torus", "hypercube"}, diffusion::topology_help(),
+      [](const std::string& t) { return diffusion::is_builtin_topology(t) || is_file(t); });
   const auto initials = r.checked<std::string>("initial", {"single", "random"},
                                                "single, random or an existing file of loads",
                                                [](const std::string& i) { return i == "single" || i == "random" || is_file(i); });

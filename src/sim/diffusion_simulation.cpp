@@ -52,8 +52,7 @@ void check_config(const DiffusionConfig& c) {
 
 // Topology and initial load decide the node count together: --nodes, else the files.
 void build_nodes(const DiffusionConfig& c, diffusion::Topology& topology, std::vector<double>& load) {
-  const bool topo_file = c.topology != "line" && c.topology != "ring" && c.topology != "torus" &&
-                         c.topology != "hypercube" && c.topology != "complete";
+  const bool topo_file = !diffusion::is_builtin_topology(c.topology);
   int nodes = c.nodes;
   if (nodes <= 0 && topo_file) nodes = diffusion::make_topology(c.topology, 0).size();
   if (nodes <= 0 && c.initial != "single" && c.initial != "random")

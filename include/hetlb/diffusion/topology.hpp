@@ -15,7 +15,21 @@ struct Topology {
   int size() const { return static_cast<int>(neighbours.size()); }
 };
 
-// spec: line, ring, torus, hypercube, complete, or the path of an edge-list file. nodes <= 0 is
+// The built-in topologies, in the order listed in help texts: everything that lists, checks or builds a
+// topology by name reads this table (topology.cpp: one line per shape).
+struct TopologyShape {
+  std::string name;   // as given to --topology and in spec files
+  std::string summary;  // the shape and which node counts it takes
+  Topology (*build)(int nodes);
+};
+const std::vector<TopologyShape>& builtin_topologies();
+bool is_builtin_topology(const std::string& name);
+// "line, ring, torus, hypercube or complete".
+std::string builtin_topology_choices();
+// "line, ring, torus, hypercube, complete or an edge-list file": for --topology and spec files.
+std::string topology_help();
+
+// spec: a built-in name (builtin_topologies) or the path of an edge-list file. nodes <= 0 is
 // allowed only for a file (the file then fixes the node count). Throws hetlb::Error when the node
 // count does not fit (hypercube of 12, torus of a prime) or the file is invalid.
 Topology make_topology(const std::string& spec, int nodes);

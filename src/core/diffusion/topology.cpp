@@ -86,16 +86,42 @@ Topology complete_topology(int nodes) {
   return finish(std::move(t));
 }
 
+const std::vector<TopologyShape>& builtin_topologies() {
+  static const std::vector<TopologyShape> all{
+      {"line", "each node linked to the next; 2 nodes or more", line_topology},
+      {"ring", "a line closed on itself; 3 nodes or more", ring_topology},
+      {"torus", "a 2-D torus, rows the largest divisor not above sqrt(N); N not prime, 4 or more", torus_topology},
+      {"hypercube", "links between ids differing in one bit; N a power of 2", hypercube_topology},
+      {"complete", "every pair linked; at most 4096 nodes", complete_topology},
+  };
+  return all;
+}
+
+bool is_builtin_topology(const std::string& name) {
+  for (const TopologyShape& s : builtin_topologies())
+    if (s.name == name) return true;
+  return false;
+}
+
+std::string builtin_topology_choices() {
+  std::string text;
+  const auto& all = builtin_topologies();
+  for (std::size_t i = 0; i < all.size(); ++i) text += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
+  return text;
+}
+
+std::string topology_help() {
+  std::string text;
+  for (const TopologyShape& s : builtin_topologies()) text += s.name + ", ";
+  return text.substr(0, text.size() - 2) + " or an edge-list file";
+}
+
 Topology make_topology(const std::string& spec, int nodes) {
-  const bool builtin = spec == "line" || spec == "ring" || spec == "torus" || spec == "hypercube" ||
-                       spec == "complete";
-  if (builtin && nodes <= 0)
-    throw Error(fmt::format("topology {}: {} nodes; expected a positive node count", spec, nodes));
-  if (spec == "line") return line_topology(nodes);
-  if (spec == "ring") return ring_topology(nodes);
-  if (spec == "torus") return torus_topology(nodes);
-  if (spec == "hypercube") return hypercube_topology(nodes);
-  if (spec == "complete") return complete_topology(nodes);
+  for (const TopologyShape& shape : builtin_topologies())
+    if (shape.name == spec) {
+      if (nodes <= 0) throw Error(fmt::format("topology {}: {} nodes; expected a positive node count", spec, nodes));
+      return shape.build(nodes);
+    }
   return read_edge_list(spec, nodes);
 }
 

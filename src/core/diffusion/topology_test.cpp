@@ -99,3 +99,28 @@ TEST(EdgeList, RefusesBadFiles) {
 
 }  // namespace
 }  // namespace hetlb::diffusion
+
+namespace hetlb::diffusion {
+namespace {
+
+// The registry: every built-in builds a valid topology of its own name at 16 nodes, refuses 0 nodes, and
+// the help texts list the same names in the same order.
+TEST(TopologyRegistry, EveryShapeBuildsUnderItsNameAndTheHelpListsThem) {
+  std::string names;
+  for (const TopologyShape& shape : builtin_topologies()) {
+    EXPECT_TRUE(is_builtin_topology(shape.name));
+    const Topology t = make_topology(shape.name, 16);
+    EXPECT_EQ(t.size(), 16);
+    EXPECT_EQ(t.name.substr(0, shape.name.size()), shape.name);
+    validate_topology(t, shape.name);
+    EXPECT_NE(error_of(shape.name, 0).find("expected a positive node count"), std::string::npos) << shape.name;
+    names += shape.name + ", ";
+  }
+  EXPECT_EQ(topology_help(), names.substr(0, names.size() - 2) + " or an edge-list file");
+  EXPECT_EQ(builtin_topology_choices(), "line, ring, torus, hypercube or complete");
+  EXPECT_FALSE(is_builtin_topology("edges.txt"));
+  EXPECT_FALSE(is_builtin_topology("auto"));
+}
+
+}  // namespace
+}  // namespace hetlb::diffusion
