@@ -20,50 +20,23 @@
 #include "hetlb/plot/gnuplot.hpp"
 #include "hetlb/plot/load_curves.hpp"
 #include "number_checks.hpp"
+#include "hetlb/sim/diffusion_options.hpp"
 #include "simulate_diffusion.hpp"
 
 namespace hetlb::cli {
 
 namespace {
 struct SimulateDiffusionOptions {
-  sim::DiffusionConfig config;
-  std::string strategy = "besteffort";
-  double k = 1;
-  bool residue_equal = false;
-  std::vector<std::string> params;
-  std::string estimates = "accounted";
-  std::string lb_phase = "aligned";
-  std::string balance = "load";
-  std::string balancer = "diffusion";
-  bool exact_end = false;
+  sim::DiffusionOptions s;  // shared with Python's hetlb.DiffusionOptions
   std::string format = "table";
   std::string trace, plot;
-  std::vector<std::string> slowdowns;
-  CLI::Option* nodes = nullptr;
 };
 
 void run_simulate_diffusion(SimulateDiffusionOptions& o) {
-  o.config.strategy = diffusion::strategy_of(o.strategy, o.k, o.residue_equal, o.params, o.config.strategy.integer);
-  o.config.estimates = diffusion::parse_estimates(o.estimates);
-  o.config.lb_phase = diffusion::parse_balancing_phase(o.lb_phase);
-  o.config.fast_forward = !o.exact_end;
-  o.config.balance = diffusion::parse_balance(o.balance);
-  o.config.balancer = balance::parse_balancer(o.balancer, "--balancer");
-  o.config.slowdowns.clear();
-  for (const std::string& text : o.slowdowns) o.config.slowdowns.push_back(diffusion::parse_slowdown(text));
+  sim::DiffusionConfig config = sim::to_config(o.s, !o.trace.empty() || !o.plot.empty());
   // Outputs are checked before a simulation that may be long.
   plot::check_figure_path("--plot", o.plot);
   if (!o.trace.empty()) check_writable("--trace", o.trace);
-  sim::DiffusionConfig config = o.config;
-  // Without --nodes, a topology or initial-load file decides the node count.
-  if (o.nodes->count() == 0 &&
-      (!diffusion::is_builtin_topology(config.topology) || (config.initial != "single" && config.initial != "random")))
-    config.nodes = 0;
-  const bool sampled = !o.trace.empty() || !o.plot.empty();
-  if (!sampled)
-    config.trace_interval = 0;
-  else if (config.trace_interval <= 0)
-    config.trace_interval = -1;  // every tau
   config.progress = true;
   // SIGINT, SIGTERM: the run ends at its next iteration and reports what it has (hetlb/interrupt.hpp).
   install_interrupt_handlers();
@@ -105,18 +78,18 @@ void run_simulate_diffusion(SimulateDiffusionOptions& o) {
 
 void add_simulate_diffusion_command(CLI::App& simulate) {
   auto o = std::make_shared<SimulateDiffusionOptions>();
-  sim::DiffusionConfig& c = o->config;
+  sim::DiffusionOptions& c = o->s;
   CLI::App* sub = simulate.add_subcommand(
       "diffusion", "Asynchronous iterative load balancing (Couturier & Giersch) simulated on SimGrid");
   sub->add_option("--platform", c.platform,
                   "cluster, grid (the study's Grid'5000 subset), grid-real (its real speeds and links), or a SimGrid "
                   "XML platform file")
       ->capture_default_str();
-  sub->add_option("--balance", o->balance,
+  sub->add_option("--balance", c.balance,
                   "what the strategies equalise: load (units, the papers' model) or time (load / host speed; "
                   "convergence to speed-proportional shares)")
       ->capture_default_str();
-  sub->add_option("--balancer", o->balancer,
+  sub->add_option("--balancer", c.balancer,
                   "what moves the load: diffusion (the strategies, neighbour to neighbour), global (global steps: "
                   "a collective, the exact planner's shares, any-to-any transfers) or hybrid (diffusion, plus a "
                   "global step when its predicted gain exceeds its cost)")
@@ -124,37 +97,36 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--speeds", c.speeds,
                   "cluster: node i's host at s_i Gflop/s, from a list (1,1,2,4), a file of relative speeds (one per "
                   "node), or grid-real (the real Grid'5000 subset's spread, mean 1)");
-  sub->add_option("--slowdown", o->slowdowns,
+  sub->add_option("--slowdown", c.slowdowns,
                   "NODE:FACTOR:START:END: the node's speed divided by FACTOR from START to END s (repeatable; SimGrid "
                   "speed profiles)")
       ->take_all()
       ->allow_extra_args(false);
-  o->nodes = sub->add_option("--nodes", c.nodes, "number of nodes (default: 16, or the topology/load file's)")
-                 ->capture_default_str()
-                 ->check(CLI::Range(1, 1 << 20));
+  sub->add_option("--nodes", c.nodes, "number of nodes (default: 16, or the topology/load file's)")
+      ->check(CLI::Range(1, sim::kMaxOptionNodes));
   sub->add_option("--topology", c.topology, diffusion::topology_help())
       ->capture_default_str();
-  sub->add_option("--strategy", o->strategy, diffusion::strategy_help())->capture_default_str();
-  sub->add_option("--k", o->k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();
-  sub->add_option("--param", o->params, "NAME=VALUE: a parameter of the strategy (repeatable; hetlb strategies lists them)")
+  sub->add_option("--strategy", c.strategy, diffusion::strategy_help())->capture_default_str();
+  sub->add_option("--k", c.k, "best effort: divide each transfer by k (>= 1)")->capture_default_str();
+  sub->add_option("--param", c.params, "NAME=VALUE: a parameter of the strategy (repeatable; hetlb strategies lists them)")
       ->take_all()
       ->allow_extra_args(false);
   sub->add_flag("--virtual-load", c.virtual_load, "announce transfers on control messages (virtual load)");
-  sub->add_flag("--integer", c.strategy.integer, "integer load (round down, then DASUD's unit rules)");
-  sub->add_flag("--residue-equal", o->residue_equal,
+  sub->add_flag("--integer", c.integer, "integer load (round down, then DASUD's unit rules)");
+  sub->add_flag("--residue-equal", c.residue_equal,
                 "simple: a neighbour lighter by less than 1e-9 of the node's load counts as equal, so "
                 "floating-point residue cannot hold a transfer back (off: the draft's rule)");
   sub->add_flag("--coalesce-data", c.coalesce_data,
                 "at most one data message in flight per link: what is owed waits for the previous one (not the draft's model)");
-  sub->add_option("--estimates", o->estimates,
+  sub->add_option("--estimates", c.estimates,
                   "a node's estimate of a neighbour: accounted (its last report plus our transfers it has not "
                   "acknowledged) or reported (its last report only)")
       ->capture_default_str();
-  sub->add_option("--lb-phase", o->lb_phase,
+  sub->add_option("--lb-phase", c.lb_phase,
                   "when each node balances within its period: aligned (every node at 0, min-lb-iter, ...) or "
                   "staggered (each from its own phase drawn from --seed)")
       ->capture_default_str();
-  sub->add_flag("--simulate-streaks", o->exact_end,
+  sub->add_flag("--simulate-streaks", c.simulate_streaks,
                 "simulate the end of the convergence streaks instead of computing it once nothing can change");
   sub->add_option("--initial", c.initial, "single (all on node 0), random, or a file of loads")
       ->capture_default_str();
@@ -166,7 +138,7 @@ void add_simulate_diffusion_command(CLI::App& simulate) {
   sub->add_option("--seed", c.seed, "seed of the random initial load (and of the staggered phases)")
       ->capture_default_str()
       ->check(whole_number<std::uint64_t>(0, std::numeric_limits<std::uint64_t>::max()));
-  sub->add_option("--iterations", c.convergence_iterations,
+  sub->add_option("--iterations", c.iterations,
                   "consecutive computing iterations within 1% of the average to converge")
       ->capture_default_str()
       ->check(whole_number<long>(1, std::numeric_limits<long>::max()));

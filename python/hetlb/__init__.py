@@ -8,11 +8,12 @@ command line's one-line message.
 """
 from ._hetlb import Platform, Ring, ScatterPlan, __version__
 from .planning import RingPlan, platform, plan_ring, plan_scatter, ring
-from .simulation import simulate_diffusion, simulate_scatter
+from .simulation import DiffusionOptions, simulate_diffusion, simulate_scatter
 from . import study  # hetlb.study.read_results after `import hetlb`, as the docs use it
 
 __all__ = [
     "__version__",
+    "DiffusionOptions",
     "Platform",
     "Ring",
     "RingPlan",

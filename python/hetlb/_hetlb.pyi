@@ -103,10 +103,35 @@ def _plan_scatter(platform: Platform, items: int, algorithm: str, order: str, ro
                   layout: str = "contiguous") -> ScatterPlan: ...
 def _plan_ring(ring: Ring, max_transfers: int, verify: bool) -> str: ...
 def _verify_ring_schedule(ring: Ring, schedule_json: str, source: str) -> Optional[str]: ...
-def _simulate_diffusion(platform: str, nodes: int, topology: str, strategy: str, k: float, virtual_load: bool,
-                        integer: bool, residue_equal: bool, coalesce_data: bool, estimates: str, lb_phase: str,
-                        simulate_streaks: bool, initial: str, load_per_node: float, ratio: float, seed: int,
-                        iterations: int, time_limit: float, min_comp_iter: float, min_lb_iter: float,
-                        trace_interval: float, trace: bool, balance: str, speeds: str, slowdowns: List[str],
-                        params: List[str]) -> str: ...
+class _DiffusionOptions:
+    platform: str
+    nodes: int
+    topology: str
+    strategy: str
+    k: float
+    residue_equal: bool
+    params: List[str]
+    virtual_load: bool
+    integer: bool
+    coalesce_data: bool
+    estimates: str
+    lb_phase: str
+    simulate_streaks: bool
+    initial: str
+    load_per_node: float
+    ratio: float
+    seed: int
+    iterations: int
+    time_limit: float
+    min_comp_iter: float
+    min_lb_iter: float
+    trace_interval: float
+    balance: str
+    balancer: str
+    speeds: str
+    slowdowns: List[str]
+    metrics_at: List[float]
+    imbalance_integral: bool
+    def __init__(self) -> None: ...
+def _simulate_diffusion(options: _DiffusionOptions, trace: bool) -> str: ...
 def _simulate_scatter(platform_json: str, source: str, items: int, algorithm: str, order: str, root: str) -> str: ...

@@ -12,13 +12,11 @@
 #include <pybind11/stl.h>
 
 #include "forked_call.hpp"
-#include "hetlb/diffusion/minimum_iteration.hpp"
-#include "hetlb/diffusion/strategy_registry.hpp"
-#include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/io/platform_json.hpp"
 #include "hetlb/scatter/solve.hpp"
 #include "hetlb/sim/diffusion_json.hpp"
+#include "hetlb/sim/diffusion_options.hpp"
 #include "hetlb/sim/diffusion_simulation.hpp"
 #include "hetlb/sim/scatter_replay.hpp"
 #include "hetlb/sim/scatter_replay_json.hpp"
@@ -45,52 +43,10 @@ std::string run_forked(const std::function<std::string()>& body) {
   }
 }
 
-void check_min_iteration(const char* name, double v) {
-  if (!diffusion::valid_min_iteration(v))
-    throw Error(fmt::format("{} = {}: expected {}", name, v, diffusion::min_iteration_expected()));
-}
-
-// The options of `hetlb simulate diffusion`, with its defaults (simulate_diffusion.cpp); nodes -1: not
-// given (a topology or load file then decides); any other value outside 1 to 2^20 is refused.
-std::string simulate_diffusion(const std::string& platform, long long nodes, const std::string& topology,
-                               const std::string& strategy, double k, bool virtual_load, bool integer,
-                               bool residue_equal, bool coalesce_data, const std::string& estimates,
-                               const std::string& lb_phase, bool simulate_streaks, const std::string& initial,
-                               double load_per_node, double ratio, std::uint64_t seed, long long iterations,
-                               double time_limit, double min_comp_iter, double min_lb_iter, double trace_interval,
-                               bool trace, const std::string& balance, const std::string& speeds,
-                               const std::vector<std::string>& slowdowns, const std::vector<std::string>& params) {
-  sim::DiffusionConfig c;
-  c.platform = platform;
-  if (nodes != -1 && (nodes < 1 || nodes > (1 << 20)))
-    throw Error(fmt::format("nodes = {}: expected 1 to {}", nodes, 1 << 20));
-  if (iterations < 1) throw Error(fmt::format("iterations = {}: expected a whole number >= 1", iterations));
-  if (min_comp_iter != -1) check_min_iteration("min_comp_iter", min_comp_iter);
-  if (min_lb_iter != -1) check_min_iteration("min_lb_iter", min_lb_iter);
-  if (trace_interval != 0 && !(trace_interval > 0))
-    throw Error(fmt::format("trace_interval = {}: expected a positive number", trace_interval));
-  c.nodes = nodes < 0 ? 16 : static_cast<int>(nodes);
-  c.topology = topology;
-  c.strategy = diffusion::strategy_of(strategy, k, residue_equal, params, integer);
-  c.balance = diffusion::parse_balance(balance);
-  c.speeds = speeds;
-  for (const std::string& text : slowdowns) c.slowdowns.push_back(diffusion::parse_slowdown(text));
-  c.virtual_load = virtual_load;
-  c.coalesce_data = coalesce_data;
-  c.estimates = diffusion::parse_estimates(estimates);
-  c.lb_phase = diffusion::parse_balancing_phase(lb_phase);
-  c.fast_forward = !simulate_streaks;
-  c.initial = initial;
-  c.load_per_node = load_per_node;
-  c.ratio = ratio;
-  c.seed = seed;
-  c.convergence_iterations = static_cast<long>(iterations);
-  c.time_limit = time_limit;
-  c.min_comp_iter = min_comp_iter;
-  c.min_lb_iter = min_lb_iter;
-  if (nodes < 0 && (!diffusion::is_builtin_topology(c.topology) || (c.initial != "single" && c.initial != "random")))
-    c.nodes = 0;
-  c.trace_interval = !trace ? 0.0 : trace_interval > 0 ? trace_interval : -1.0;
+// `hetlb simulate diffusion --format json` for these options (sim::DiffusionOptions, the command line's
+// object), with the load trace when `trace`.
+std::string simulate_diffusion(const sim::DiffusionOptions& options, bool trace) {
+  sim::DiffusionConfig c = sim::to_config(options, trace);
   c.progress = false;
   return run_forked([&] {
     const sim::DiffusionResult r = sim::simulate_diffusion(c);
@@ -129,12 +85,38 @@ std::string simulate_scatter(const std::string& platform_text, const std::string
 }  // namespace
 
 void bind_simulation(py::module_& m) {
-  m.def("_simulate_diffusion", &simulate_diffusion, py::arg("platform"), py::arg("nodes"), py::arg("topology"),
-        py::arg("strategy"), py::arg("k"), py::arg("virtual_load"), py::arg("integer"), py::arg("residue_equal"),
-        py::arg("coalesce_data"), py::arg("estimates"), py::arg("lb_phase"), py::arg("simulate_streaks"),
-        py::arg("initial"), py::arg("load_per_node"), py::arg("ratio"), py::arg("seed"), py::arg("iterations"),
-        py::arg("time_limit"), py::arg("min_comp_iter"), py::arg("min_lb_iter"), py::arg("trace_interval"),
-        py::arg("trace"), py::arg("balance"), py::arg("speeds"), py::arg("slowdowns"), py::arg("params"));
+  // The command line's options object; hetlb.DiffusionOptions (simulation.py) checks each value as it is set.
+  py::class_<sim::DiffusionOptions>(m, "_DiffusionOptions")
+      .def(py::init<>())
+      .def_readwrite("platform", &sim::DiffusionOptions::platform)
+      .def_readwrite("nodes", &sim::DiffusionOptions::nodes)
+      .def_readwrite("topology", &sim::DiffusionOptions::topology)
+      .def_readwrite("strategy", &sim::DiffusionOptions::strategy)
+      .def_readwrite("k", &sim::DiffusionOptions::k)
+      .def_readwrite("residue_equal", &sim::DiffusionOptions::residue_equal)
+      .def_readwrite("params", &sim::DiffusionOptions::params)
+      .def_readwrite("virtual_load", &sim::DiffusionOptions::virtual_load)
+      .def_readwrite("integer", &sim::DiffusionOptions::integer)
+      .def_readwrite("coalesce_data", &sim::DiffusionOptions::coalesce_data)
+      .def_readwrite("estimates", &sim::DiffusionOptions::estimates)
+      .def_readwrite("lb_phase", &sim::DiffusionOptions::lb_phase)
+      .def_readwrite("simulate_streaks", &sim::DiffusionOptions::simulate_streaks)
+      .def_readwrite("initial", &sim::DiffusionOptions::initial)
+      .def_readwrite("load_per_node", &sim::DiffusionOptions::load_per_node)
+      .def_readwrite("ratio", &sim::DiffusionOptions::ratio)
+      .def_readwrite("seed", &sim::DiffusionOptions::seed)
+      .def_readwrite("iterations", &sim::DiffusionOptions::iterations)
+      .def_readwrite("time_limit", &sim::DiffusionOptions::time_limit)
+      .def_readwrite("min_comp_iter", &sim::DiffusionOptions::min_comp_iter)
+      .def_readwrite("min_lb_iter", &sim::DiffusionOptions::min_lb_iter)
+      .def_readwrite("trace_interval", &sim::DiffusionOptions::trace_interval)
+      .def_readwrite("balance", &sim::DiffusionOptions::balance)
+      .def_readwrite("balancer", &sim::DiffusionOptions::balancer)
+      .def_readwrite("speeds", &sim::DiffusionOptions::speeds)
+      .def_readwrite("slowdowns", &sim::DiffusionOptions::slowdowns)
+      .def_readwrite("metrics_at", &sim::DiffusionOptions::metrics_at)
+      .def_readwrite("imbalance_integral", &sim::DiffusionOptions::imbalance_integral);
+  m.def("_simulate_diffusion", &simulate_diffusion, py::arg("options"), py::arg("trace"));
   m.def("_simulate_scatter", &simulate_scatter, py::arg("platform_json"), py::arg("source"), py::arg("items"),
         py::arg("algorithm"), py::arg("order"), py::arg("root"));
 }

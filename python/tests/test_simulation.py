@@ -73,8 +73,32 @@ def test_diffusion_bad_options_have_the_cli_message(options, args):
 
 
 def test_diffusion_refuses_unknown_options():
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="no option 'node'; expected one of platform, nodes,"):
         hetlb.simulate_diffusion(node=4)
+    with pytest.raises(TypeError, match="no option 'strategie'"):
+        hetlb.DiffusionOptions().strategie = "simple"
+
+
+def test_the_options_object_is_the_command_lines():
+    """One object, one set of defaults: DiffusionOptions' defaults are the command line's, every option of
+    the command line is reachable from Python (here the balancer and the imbalance dates), and an options
+    object with names given beside it runs as the command line with both."""
+    defaults = hetlb.DiffusionOptions()
+    assert repr(defaults) == "hetlb.DiffusionOptions()"
+    assert (defaults.platform, defaults.topology, defaults.strategy, defaults.balance, defaults.balancer) == \
+        ("cluster", "torus", "besteffort", "load", "diffusion")
+    options = hetlb.DiffusionOptions(nodes=4, topology="ring", balancer="hybrid", metrics_at=[0.5, 2])
+    options.iterations = 10
+    assert repr(options) == ("hetlb.DiffusionOptions(nodes=4, topology='ring', iterations=10, balancer='hybrid', "
+                             "metrics_at=[0.5, 2.0])")
+    r = hetlb.simulate_diffusion(options, ratio=0.1)
+    expected = cli_json("simulate", "diffusion", "--nodes", 4, "--topology", "ring", "--iterations", 10, "--balancer",
+                        "hybrid", "--metrics-at", "0.5,2", "--ratio", 0.1, "--format", "json")
+    assert "load_imbalance_at_0.5" in expected
+    got = {k: v for k, v in r.items() if k not in ("initial_loads", "final_loads")}
+    expected.pop("final_loads")
+    assert without_wall(got) == without_wall(expected)
+    assert options.ratio == 1  # the names given beside the object do not change it
 
 
 def test_scatter_replay_equals_cli():
