@@ -15,7 +15,7 @@ for progress in calls thread; do
     values=""
     i=0
     while [ $i -lt "$RUNS" ]; do
-      v=$(timeout 120 $MPIRUN -np 4 "$DIFFUSE" --topology ring --min-lb-iter 0.01 --progress $progress $flag \
+      v=$(timeout 120 $MPIRUN -np 4 "$DIFFUSE" --topology ring --balance load --min-lb-iter 0.01 --progress $progress $flag \
             --seed $((i + 1)) --initial random --format json 2>/dev/null |
           python3 -c "import json,sys; print(json.load(sys.stdin)['termination_latency_periods'])")
       values="$values $v"

@@ -53,8 +53,8 @@ def row_args(r):
         args += ['--lb-phase', 'staggered']
     if 'coalesced' in suffixes:
         args.append('--coalesce-data')
-    if 'time' in suffixes:
-        args += ['--balance', 'time']
+    # Rows without "+time" were balanced by load, which the command line now takes by name.
+    args += ['--balance', 'time' if 'time' in suffixes else 'load']
     return args
 
 
@@ -110,7 +110,8 @@ def random_args(rng, names=('besteffort', 'makhoul', 'simple', 'none')):
         args.append('--virtual-load')
     if rng.random() < 0.3:
         args += ['--platform', 'grid']
-    return args
+    # By name: builds from before 0.3 balanced by load without it, later ones by time.
+    return args + ['--balance', 'load']
 
 
 def compare_builds(old, new, n, seed, timeout=60):

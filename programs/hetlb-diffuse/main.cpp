@@ -42,7 +42,9 @@
 namespace {
 
 struct Options {
-  std::string topology = "torus", strategy = "besteffort", initial = "single", kernel = "synthetic";
+  // The runtime's defaults (hetlb/mpi/diffusion.hpp): what a program using it gets without asking.
+  std::string topology = hetlb::mpi::DiffusionOptions{}.topology, strategy = "besteffort", initial = "single",
+              kernel = "synthetic";
   std::string format = "table", progress = "calls", thread_level, costs, balancer;
   double k = 1, load_per_node = 100, ratio = 1e-3, time_limit = 60, stop_after = 0;
   double min_lb = -1, min_comp = -1;
@@ -51,7 +53,7 @@ struct Options {
   long iterations = 20;
   std::size_t item_bytes = 64;
   // Unlike ranks and fixed work (run_options.cpp).
-  std::string mode, balance = "load", speeds, speed_source = "measured", plot;
+  std::string mode, balance = hetlb::mpi::DiffusionOptions{}.balance, speeds, speed_source = "measured", plot;
   std::vector<std::string> slowdowns, params;
   long work = 0;
 };

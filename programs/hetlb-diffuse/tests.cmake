@@ -3,8 +3,10 @@
 set(diffuse_mpirun ${MPIEXEC_EXECUTABLE} --allow-run-as-root --oversubscribe ${MPIEXEC_NUMPROC_FLAG})
 find_program(HETLB_TIMEOUT timeout REQUIRED)
 set(diffuse_data ${CMAKE_CURRENT_BINARY_DIR}/testdata)
+# The papers' model (--balance load: equal load units, every rank alike); the runtime's default, time, is
+# tested by the work, SMPI and unlike-rank tests below.
 set(diffuse_fast --load-per-node 40 --iterations 8 --min-lb-iter 0.002 --min-comp-iter 0.0005 --ratio 0.001
-  --time-limit 20 --format json)
+  --time-limit 20 --format json --balance load)
 
 function(diffuse_test_properties name timeout)
   set_tests_properties(${name} PROPERTIES TIMEOUT ${timeout} LABELS "mpi;diffusion")
@@ -322,7 +324,7 @@ if(HETLB_DIFFUSE_SMPI AND TARGET hetlb)
 
   # Simulator vs SMPI, 16 ranks, on the cluster and on the Grid'5000 subset.
   function(diffuse_validation_test name platform N topology strategy initial)
-    set(common --topology;${topology};--strategy;${strategy};--initial;${initial};--iterations;30;--ratio;1;--seed;1;--format;json;${ARGN})
+    set(common --topology;${topology};--strategy;${strategy};--initial;${initial};--iterations;30;--ratio;1;--seed;1;--format;json;--balance;load;${ARGN})
     # The simulator with staggered balancing phases: the ranks' balancing spreads over the period.
     string(REPLACE ";" "|" sim "$<TARGET_FILE:hetlb>;simulate;diffusion;--platform;${platform};--nodes;${N};--lb-phase;staggered;${common}")
     string(REPLACE ";" "|" mpi "${HETLB_DIFFUSE_SMPIRUN};-np;${N};-platform;${smpi_dir}/${platform}-${N}.xml;-hostfile;${smpi_dir}/${platform}-${N}.hosts;${smpi_cfg};$<TARGET_FILE:hetlb-diffuse-smpi>;--item-bytes;117;--load-per-node;1000;--time-limit;0;${common}")

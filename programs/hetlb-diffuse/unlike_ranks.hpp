@@ -69,7 +69,8 @@ template <class O>
 void add_unlike_rank_options(CLI::App& app, O& o) {
   app.add_option("--mode", o.mode, "async (the papers' asynchronous program) or bsp (bulk-synchronous; the default "
                  "with --work)")->check(CLI::IsMember({"async", "bsp"}));
-  app.add_option("--balance", o.balance, "load (equal load units, the papers' model) or time (load / speed)")
+  app.add_option("--balance", o.balance,
+                 "time (load / speed: speed-proportional shares) or load (equal load units, the papers' model)")
       ->check(CLI::IsMember({"load", "time"}))->capture_default_str();
   app.add_option("--speeds", o.speeds, "emulated relative speeds: 1,1,2,4 (one per rank) or a file (a list, or "
                  "hetlb-calibrate's platform JSON); rank r's kernel takes 1/s_r as long as the slowest's, by waiting");

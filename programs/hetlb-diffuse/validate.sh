@@ -32,7 +32,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for c in "${configs[@]}"; do
   IFS=: read -r n topo init strat virt <<< "$c"
   flags=(--topology "$topo" --strategy "$strat" --initial "$init" --iterations "$iterations" --ratio 1 --seed 1
-         --format json)
+         --format json --balance load)  # the papers' model, by name
   [ "${virt:-}" = virtual ] && flags+=(--virtual-load)
   [ -f "$dir/c$n.xml" ] || "$build/bin/hetlb" diffusion-platform "$platform" --nodes "$n" --unit-bytes 125 -o "$dir/c$n.xml" \
     --hostfile "$dir/c$n.hosts"

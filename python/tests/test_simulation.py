@@ -86,7 +86,7 @@ def test_the_options_object_is_the_command_lines():
     defaults = hetlb.DiffusionOptions()
     assert repr(defaults) == "hetlb.DiffusionOptions()"
     assert (defaults.platform, defaults.topology, defaults.strategy, defaults.balance, defaults.balancer) == \
-        ("cluster", "torus", "besteffort", "load", "diffusion")
+        ("cluster", "torus", "besteffort", "time", "diffusion")
     options = hetlb.DiffusionOptions(nodes=4, topology="ring", balancer="hybrid", metrics_at=[0.5, 2])
     options.iterations = 10
     assert repr(options) == ("hetlb.DiffusionOptions(nodes=4, topology='ring', iterations=10, balancer='hybrid', "

@@ -79,7 +79,7 @@ TEST(CampaignCli, RunsTheMatrixResumesAndReports) {
   ASSERT_EQ(r.size(), 8u);  // 2 strategies x 2 virtual x 2 ratios
   std::set<std::string> strategies;
   for (const auto& row : r) {
-    EXPECT_EQ(row.at("spec_version"), "t1");
+    EXPECT_EQ(row.at("spec_version"), "t1+time");  // balanced by time, the default
     EXPECT_EQ(row.at("status"), "ok");
     EXPECT_EQ(row.at("converged"), "1");
     EXPECT_EQ(row.at("iterations"), "20");
@@ -253,8 +253,8 @@ TEST(CampaignCli, StaggeredPhasesAreTheirOwnVersion) {
   ASSERT_EQ(a.size(), 2u);
   ASSERT_EQ(s.size(), 2u);
   for (std::size_t i = 0; i < 2; ++i) {
-    EXPECT_EQ(a[i].at("spec_version"), "p1");
-    EXPECT_EQ(s[i].at("spec_version"), "p1+staggered");
+    EXPECT_EQ(a[i].at("spec_version"), "p1+time");
+    EXPECT_EQ(s[i].at("spec_version"), "p1+staggered+time");
     EXPECT_EQ(s[i].at("status"), "ok");
   }
   // Staggered phases change the dates of a random start (docs/simulation.md, "Balancing phase").
@@ -401,10 +401,10 @@ TEST(CampaignCli, BalancerIsItsOwnVersionWithItsStepCount) {
   const auto p = rows(plain_csv), g = rows(global_csv);
   ASSERT_EQ(p.size(), 1u);
   ASSERT_EQ(g.size(), 1u);
-  EXPECT_EQ(p[0].at("spec_version"), "g1");
+  EXPECT_EQ(p[0].at("spec_version"), "g1+time");
   EXPECT_FALSE(p[0].contains("global_step_count"));
   EXPECT_TRUE(slurp(plain_csv).substr(0, slurp(plain_csv).find('\n')).ends_with(",error,build"));
-  EXPECT_EQ(g[0].at("spec_version"), "g1+global");
+  EXPECT_EQ(g[0].at("spec_version"), "g1+time+global");
   ASSERT_EQ(g[0].at("status"), "ok") << g[0].at("error");
   EXPECT_GE(std::stoi(g[0].at("global_step_count")), 1);
   EXPECT_EQ(g[0].at("converged"), "1");
@@ -435,8 +435,8 @@ TEST(CampaignCli, CoalescedDataIsItsOwnVersion) {
   const auto p = rows(plain_csv), c = rows(coalesced_csv);
   ASSERT_EQ(p.size(), 1u);
   ASSERT_EQ(c.size(), 1u);
-  EXPECT_EQ(p[0].at("spec_version"), "p1");
-  EXPECT_EQ(c[0].at("spec_version"), "p1+coalesced");
+  EXPECT_EQ(p[0].at("spec_version"), "p1+time");
+  EXPECT_EQ(c[0].at("spec_version"), "p1+coalesced+time");
   ASSERT_EQ(c[0].at("status"), "ok") << c[0].at("error");
   EXPECT_LT(std::stoull(c[0].at("data_messages")), std::stoull(p[0].at("data_messages")));
   // Not a boolean: refused in one line, the results untouched.

@@ -114,11 +114,12 @@ TEST(Runner, TimeoutSaysTheLastProgressLine) {
 // The same with the simulator itself, which prints a progress line every 5 s of wall time, at the end of
 // one of node 0's computing iterations. Random loads keep those iterations about a tau of simulated time
 // long from the start (all the load on node 0 would make its first one 256 tau long, longer than the
-// timeout under the sanitizers on a busy machine), and the timeout leaves the simulator's set-up 15 s (4 s
-// were too few sanitized beside other tests on 2 cores: SimGrid's 256 thread contexts wait for the cores).
+// timeout under the sanitizers on a busy machine), and the timeout leaves the simulator's set-up 7 s before
+// the first line is due (3 s were too few sanitized beside a build on 2 cores: SimGrid's 256 thread
+// contexts wait for the cores).
 // The line does not converge, nor is its end computed, within the timeout.
 TEST(Runner, TimeoutOfASimulationSaysHowFarItGot) {
-  Runner runner(std::string(HETLB_BINARY_DIR) + "/bin/hetlb", 8.0);  // past the first progress line (one every 5 s of wall time)
+  Runner runner(std::string(HETLB_BINARY_DIR) + "/bin/hetlb", 12.0);  // past the first progress line (one every 5 s of wall time)
   runner.start(1, {"--strategy", "makhoul", "--platform", "cluster", "--nodes", "256", "--topology", "line",
                    "--initial", "random", "--seed", "1", "--iterations", "1000000", "--format", "json"});
   const auto ended = runner.wait();

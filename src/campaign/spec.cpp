@@ -252,15 +252,16 @@ Spec read_spec(const std::string& path, bool load_plugins) {
     s.coalesce_data = coalesce.get<bool>();
     if (s.coalesce_data) s.version += "+coalesced";
   }
-  // What the strategies equalise (docs/simulation.md, "Balance by time"), likewise: "VERSION+time", so
-  // that rows balanced by load (the default, every committed row) keep their meaning.
+  // What the strategies equalise (docs/simulation.md, "Balance by time"): time, the one default
+  // (diffusion::kDefaultBalance), unless the spec says "load" (the papers' model, every committed row of
+  // the study). Rows balanced by time carry "VERSION+time": a results file of one refuses rows of the other.
   if (spec.contains("balance")) {
     const json& balance = spec.at("balance");
     if (!balance.is_string() || (balance.get<std::string>() != "load" && balance.get<std::string>() != "time"))
       r.fail("balance", balance, "\"load\" or \"time\"");
     s.balance = balance.get<std::string>();
-    if (s.balance == "time") s.version += "+time";
   }
+  if (s.balance == "time") s.version += "+time";
   // What moves the load (docs/simulation.md, "Global steps"), likewise: "VERSION+global" or
   // "VERSION+hybrid"; "diffusion" (the default) keeps the version and today's rows.
   if (spec.contains("balancer")) {
@@ -564,7 +565,7 @@ Spec read_spec(const std::string& path, bool load_plugins) {
                                           "json"};
                                 if (s.lb_phase != "aligned") x.args.insert(x.args.end(), {"--lb-phase", s.lb_phase});
                                 if (s.coalesce_data) x.args.push_back("--coalesce-data");
-                                if (s.balance != "load") x.args.insert(x.args.end(), {"--balance", s.balance});
+                                x.args.insert(x.args.end(), {"--balance", s.balance});  // whatever the simulator's default
                                 if (s.balancer != "diffusion") x.args.insert(x.args.end(), {"--balancer", s.balancer});
                                 for (const std::string& p : strategy.params) x.args.insert(x.args.end(), {"--param", p});
                                 if (v) x.args.push_back("--virtual-load");

@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "hetlb/diffusion/strategy.hpp"
+
 namespace hetlb::campaign {
 
 // Key columns of the results file, in order: every parameter of a run.
@@ -56,7 +58,7 @@ struct Spec {
   std::string path, version, mode, results;
   std::string lb_phase = "aligned";  // "staggered": version gets "+staggered", runs --lb-phase staggered
   bool coalesce_data = false;        // true: version gets "+coalesced", runs --coalesce-data
-  std::string balance = "load";      // "time": version gets "+time", runs --balance time
+  std::string balance = diffusion::to_string(diffusion::kDefaultBalance);  // "time": version gets "+time"
   // "global" or "hybrid": version gets "+global" or "+hybrid", runs --balancer, and the rows get the
   // result column "global_step_count" (docs/simulation.md, "Global steps").
   std::string balancer = "diffusion";

@@ -74,7 +74,7 @@ diffuse_run() {  # NAME CHECK ITERATIONS MPIRUN-OPTIONS -- HETLB-DIFFUSE-OPTIONS
   shift
   from=$(now)
   if timeout 900 $MR $mpi -np 4 "$D" --topology ring --initial random --seed "$SEED" --load-per-node 50 \
-      --min-lb-iter 0.002 --time-limit 600 --format json "$@" > "$WORK/$name.json" 2> "$WORK/$name.err"; then
+      --min-lb-iter 0.002 --time-limit 600 --format json --balance load "$@" > "$WORK/$name.json" 2> "$WORK/$name.err"; then
     $CHECK "$check" "$WORK/$name.json" "$count" "$name" || FAILED=1
   else
     echo "soak: FAIL: $name: exit status $? after $(since "$from") s: $(tail -3 "$WORK/$name.err" | tr '\n' ' ')"

@@ -45,6 +45,13 @@ class Strategy {
   std::vector<double> params_;
 };
 
+// The one default of every front end (the simulator, campaigns, the MPI runtime in C, C++ and Fortran,
+// hetlb-diffuse, Python): time. On equal speeds it is the same balance as load (equal loads finish
+// together); on unlike processors only shares proportional to the speeds finish together, which is what
+// a user asking for balance means. The papers' model, load units, is asked for by name (--balance load;
+// the study's specs say "balance": "load").
+inline constexpr Balance kDefaultBalance = Balance::time;
+
 // "load" or "time"; throws hetlb::Error otherwise.
 Balance parse_balance(const std::string& name);
 std::string to_string(Balance balance);

@@ -61,7 +61,7 @@ struct DiffusionConfig {
   std::string speeds;
   // What the strategies equalise: load units (the papers' model) or time, load / the host's speed
   // (docs/simulation.md, "Balance by time"); the convergence targets follow (speed-proportional shares).
-  diffusion::Balance balance = diffusion::Balance::load;
+  diffusion::Balance balance = diffusion::kDefaultBalance;
   // Node i's host speed divided by a factor during an interval (SimGrid speed profiles).
   std::vector<diffusion::Slowdown> slowdowns;
   std::function<void(const DecisionEvent&)> on_decision;  // called at every decision when set
