@@ -9,7 +9,7 @@
 #      job 1 left whole, no process left;
 #   3. a third job completes the file: every row once, the same cells as a local `hetlb campaign` of the
 #      spec (wall time aside), the same summary and ranking;
-#   4. a job shorter than the spec's timeout is refused.
+#   4. a job shorter than the per-run timeout plus the margin is refused before any run.
 # Skipped (exit 77) when Slurm cannot start here: not root, a package missing, a daemon that does not come up.
 # Usage: slurm_campaign_test.sh SOURCE_DIR BIN_DIR WORK_DIR   (BIN_DIR holds hetlb and hetlb-campaign;
 # WORK_DIR is emptied, and kept for inspection)
