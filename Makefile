@@ -31,13 +31,19 @@ UNITY := -DHETLB_UNITY=ON
 
 DEMO_PACKAGES := cmake make ninja-build g++ pkg-config libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
   libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox
+# The study's cluster path on a real scheduler (tests/slurm): a single-machine Slurm that the test starts
+# and stops itself, with its own configuration, state and munge key in a temporary directory. 6 packages,
+# about 20 s to install; of their services only munge's starts (slurmctld and slurmd wait for an
+# /etc/slurm/slurm.conf). Without them the test is skipped.
+SLURM_PACKAGES := slurmctld slurmd slurm-client munge
 DEB_PACKAGES := cmake make ninja-build g++ clang libclang-rt-14-dev pkg-config \
   libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev \
   libcli11-dev nlohmann-json3-dev libfmt-dev libglpk-dev \
   libsimgrid-dev libopenmpi-dev openmpi-bin gnuplot-nox gfortran python3 \
   libtrilinos-zoltan-dev abigail-tools \
   python3-pandas \
-  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-mpi4py python3-pytest
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-mpi4py python3-pytest \
+  $(SLURM_PACKAGES)
 
 .PHONY: abi-baseline deps demo-deps build test test-main test-asan fuzz demo bench study study-smoke compare-peers compare-peers-dynamic compare-balancers-smpi clean
 
