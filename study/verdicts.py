@@ -13,23 +13,35 @@ compared (same platform, size, topology, initial load, ratio, load kind, virtual
 
 A cell is (nodes, platform, topology, initial, ratio, load kind[, virtual load]): never pooled across
 sizes, topologies or anything else. Per cell and metric (the maximum and the average convergence date
-over nodes): the geometric mean of the paired ratios over the seeds where both runs converge, its 95%
-bootstrap interval over those seeds (percentile interval of the mean log-ratio; exact over every
-resample up to 7 seeds, else 20,000 resamples of a fixed seed), the seeds where the subject is faster,
-and beside them the pairs where only the subject converges, only the other side, neither, and the
-undecided ones (a run of the pair stopped by the campaign's wall-clock timeout: kept out of every
-verdict and listed in undecided.csv). Verdict: "faster" if the interval lies above 1, "slower" if below,
-"tie" if it holds 1; with a single decided pair (a single loaded node: the input has no seed, the run is
-the configuration's one outcome) "faster"/"slower"/"tie" by the one ratio against 1; "only subject" /
-"only other" when no pair converges on both sides but some on one; "none" when neither converges in any
-decided pair; "undecided" when every pair is. A random-load cell with fewer than 3 pairs (the fewest seeds a spec
-gives; its runs still coming in) is not judged yet.
+over nodes): the geometric mean of the paired ratios over the seeds where both runs converge, the
+distribution-free interval of the median ratio (the sign test inverted, its coverage given: 97.9% at 10
+seeds, 93.75% at 5, 75% at 3), the exact two-sided p-value of the paired permutation (sign-flip) test of
+the mean log-ratio and its Benjamini-Hochberg adjustment over the table's tested cells (a question file
+and a metric make a table), the seeds where the subject is faster, and beside them the pairs where only
+the subject converges, only the other side, neither, and the undecided ones (a run of the pair stopped
+by the campaign's wall-clock timeout: kept out of every verdict and listed in undecided.csv).
+
+Verdict (decide()): random loads, with 2 or more pairs where both converge: "faster" / "slower" when
+the adjusted p-value is at most ALPHA (0.05; the direction is the mean log-ratio's), else "tie" (at 3
+and 5 seeds an exact test cannot reach 0.05: its smallest p-value is 0.25 and 0.0625). A single loaded
+node has no seed (one deterministic run per side): its ratio against the tolerance T, "faster" above T,
+"slower" below 1/T, "tie" between; T is the 95% quantile of the spread between relabelled twins (the
+16-node torus and hypercube are one graph: each comparison's ratio on one labelling over the other),
+computed from the rows per metric, and a 16-node single-node cell of the torus or the hypercube needs
+its twin to agree. A cell resting on one pair (a single node without a twin; random loads where one
+seed only converges on both sides) is marked one_pair and left out of the headline counts. "only
+subject" / "only other" when no pair converges on both sides but some on one; "none" when neither
+converges in any decided pair; "undecided" when every pair is. A random-load cell with fewer than 3
+pairs (the fewest seeds a spec gives; its runs still coming in) is not judged yet. previous_verdict is
+the verdict of the method used before (95% percentile bootstrap interval, no correction, no tolerance),
+kept so that method.md can say how many verdicts changed.
 
 Writes into DIR (default docs/study/verdicts): q1-besteffort.csv, q2-virtual.csv, k.csv (a row per cell,
 comparison and metric), undecided.csv, answers.md (the page's answers: per question, size and topology,
 the count of faster / tie / slower cells per comparison with the one-sided pairs beside them; -avg by
 the average date; answers-by-ratio*.md the same per computation/communication ratio), short-lines.md
-(the page's answers in short: a line per question and size), in-short.md (the README's sentence), figure
+(the page's answers in short: a line per question and size), in-short.md (the README's lines), method.md
+(the tolerance and the verdicts the method changed), figure
 data (fig-*.dat) and, when gnuplot is installed, the figures (fig-*.svg). With --check it writes nothing
 and exits 1 naming each table (csv, md, dat) that differs from what the rows give, 77 if a campaign is
 writing a results file.
@@ -71,6 +83,12 @@ TOPOLOGIES = ["line", "torus", "hypercube"]
 MIN_RANDOM_SEEDS = 3
 EXACT_UP_TO = 7
 RESAMPLES = 20000
+# The verdict's level: a random-load cell is faster or slower when its exact paired permutation test,
+# adjusted by Benjamini-Hochberg over the cells of its table (question file and metric), is at most ALPHA.
+ALPHA = 0.05
+# A deterministic cell's tolerance: the TOLERANCE_QUANTILE of the spread between relabelled twins (the
+# 16-node torus and hypercube are one graph), computed from the rows per metric.
+TOLERANCE_QUANTILE = 0.95
 
 
 def read_rows(check, rows_dir):
@@ -206,6 +224,53 @@ def resample_indices(rng, n, count):
     return out[:count]
 
 
+def sign_flip_p(logs):
+    """Exact two-sided p-value of the paired permutation (sign-flip) test of the mean log-ratio: under the
+    null hypothesis that the two sides of a pair are exchangeable, each log-ratio's sign is +/- with
+    probability 1/2; p = the share of the 2^n sign vectors whose |sum| is at least the observed one. Its
+    smallest value is 2 / 2^n: 0.25 at 3 seeds, 0.0625 at 5, 0.002 at 10."""
+    n = len(logs)
+    observed = abs(sum(logs))
+    mags = [abs(x) for x in logs]
+    eps = 1e-9 * (sum(mags) or 1.0)
+    hits = 0
+    for signs in range(1 << n):
+        total = sum(m if signs >> i & 1 else -m for i, m in enumerate(mags))
+        if abs(total) >= observed - eps:
+            hits += 1
+    return hits / (1 << n)
+
+
+def binom_cdf_half(k, n):
+    """P(Bin(n, 1/2) <= k), exact."""
+    return sum(math.comb(n, i) for i in range(0, k + 1)) / 2 ** n
+
+
+def median_interval(ratios, level=0.95):
+    """Distribution-free interval of the median ratio (the sign test inverted): the j-th lowest and j-th
+    highest ratio, j the largest with coverage 1 - 2 P(Bin(n, 1/2) <= j - 1) >= level; with too few seeds
+    for that level (n < 6), the lowest and highest, whose coverage (0.75 at 3, 0.9375 at 5) is given."""
+    xs = sorted(ratios)
+    n = len(xs)
+    j = 1
+    while j + 1 <= n // 2 and 1 - 2 * binom_cdf_half(j, n) >= level:
+        j += 1
+    return xs[j - 1], xs[n - j], 1 - 2 * binom_cdf_half(j - 1, n)
+
+
+def benjamini_hochberg(pvalues):
+    """Benjamini-Hochberg adjusted p-values (step-up), in the order given."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    adjusted = [0.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, pvalues[i] * m / rank)
+        adjusted[i] = running
+    return adjusted
+
+
 def judge(pairs, stream):
     """pairs: (seed, subject outcome, other outcome). A verdict row's numbers."""
     both, only_s, only_o, neither, undecided = [], 0, 0, 0, 0
@@ -223,26 +288,100 @@ def judge(pairs, stream):
     row = {"seeds": len(pairs), "both_converge": len(both), "only_subject": only_s, "only_other": only_o,
            "neither": neither, "undecided": undecided, "date_ratio": "", "ci_low": "", "ci_high": "",
            "subject_faster_seeds": sum(r > 1 for r in both)}
+    row.update({"ci_level": "", "p_value": "", "p_adjusted": "", "replicates": len(both), "one_pair": 0})
     if both:
         logs = [math.log(r) for r in both]
         row["date_ratio"] = f"{math.exp(sum(logs) / len(logs)):.4f}"
         if len(both) == 1:
             lo = hi = both[0]
         else:
-            lo, hi = (math.exp(v) for v in bootstrap(logs, stream))
-            row["ci_low"], row["ci_high"] = f"{lo:.4f}", f"{hi:.4f}"
-        row["verdict"] = "faster" if lo > 1 else "slower" if hi < 1 else "tie"
-    elif only_s and not only_o:
-        row["verdict"] = "only subject"
-    elif only_o and not only_s:
-        row["verdict"] = "only other"
-    elif only_s and only_o:
-        row["verdict"] = "split"
-    elif neither:
-        row["verdict"] = "none"
+            blo, bhi = (math.exp(v) for v in bootstrap(logs, stream))
+            lo, hi = blo, bhi
+            mlo, mhi, level = median_interval(both)
+            row["ci_low"], row["ci_high"], row["ci_level"] = f"{mlo:.4f}", f"{mhi:.4f}", f"{level:.4f}"
+            row["p_value"] = f"{sign_flip_p(logs):.6f}"
+        # The previous method's verdict (95% percentile bootstrap interval, no correction, no tolerance):
+        # kept beside the verdict so that the page can say how many verdicts the method changed.
+        row["previous_verdict"] = "faster" if lo > 1 else "slower" if hi < 1 else "tie"
+        row["verdict"] = ""  # set by decide(), which needs the whole table
     else:
-        row["verdict"] = "undecided"
+        row["verdict"] = ("only subject" if only_s and not only_o else "only other" if only_o and not only_s else
+                          "split" if only_s and only_o else "none" if neither else "undecided")
+        row["previous_verdict"] = row["verdict"]
     return row
+
+
+def twin(row):
+    """The relabelled twin's key of a 16-node single-node row: the 4x4 torus and the 4-dimensional hypercube
+    are one graph (C4 x C4 = Q4) and a single loaded node is node 0 of either, so the twin is the same
+    run on the other labelling. None where no relabelled twin is in the rows."""
+    if row["nodes"] != "16" or row["initial"] != "single" or row["topology"] not in ("torus", "hypercube"):
+        return None
+    other = "hypercube" if row["topology"] == "torus" else "torus"
+    return row_key(row, topology=other)
+
+
+def row_key(row, **change):
+    r = dict(row, **change)
+    return (r["subject"], r["other"], r["metric"], r["nodes"], r["platform"], r["topology"], r["initial"],
+            r["ratio"], r["integer"], r.get("virtual_load", ""))
+
+
+def tolerances(tables):
+    """{metric: (tolerance factor, [twin spreads])}: per metric, the TOLERANCE_QUANTILE (nearest rank) of
+    |log(ratio) - log(twin's ratio)| over the 16-node single-node rows of every table whose pair and twin's
+    pair both converge, each twin pair once."""
+    out = {}
+    for metric in METRICS:
+        index = {row_key(r): r for rows in tables.values() for r in rows if r["metric"] == metric}
+        spreads = []
+        for key, r in index.items():
+            t = twin(r)
+            if t is None or r["topology"] != "torus" or t not in index:
+                continue
+            a, b = r["date_ratio"], index[t]["date_ratio"]
+            if a and b:
+                spreads.append(abs(math.log(float(a)) - math.log(float(b))))
+        spreads.sort()
+        rank = max(0, math.ceil(TOLERANCE_QUANTILE * len(spreads)) - 1)
+        out[metric] = (math.exp(spreads[rank]) if spreads else 1.0, spreads)
+    return out
+
+
+def decide(tables):
+    """Every row's verdict, table by table (a question file's rows of one metric are one table).
+
+    Random loads: with 2 or more pairs where both converge, "faster"/"slower" when the exact paired
+    permutation test's p-value, Benjamini-Hochberg-adjusted over the table's such cells, is at most ALPHA
+    (the direction: the mean log-ratio's sign), else "tie"; on one such pair, that pair's ratio against
+    the tolerance below, marked one_pair (outside the headline counts).
+    A single loaded node (one deterministic run per side): its ratio against the tolerance T (faster if
+    above T, slower if below 1/T, tie between); where a relabelled twin exists (16 nodes, torus and
+    hypercube) both ratios must agree, else the cell rests on one pair and is marked so."""
+    tol = tolerances(tables)
+    for question, rows in tables.items():
+        for metric in METRICS:
+            sel = [r for r in rows if r["metric"] == metric]
+            index = {row_key(r): r for r in sel}
+            tested = [r for r in sel if r["p_value"] != "" and r["initial"] == "random"]
+            for r, q in zip(tested, benjamini_hochberg([float(r["p_value"]) for r in tested])):
+                r["p_adjusted"] = f"{q:.6f}"
+                up = math.log(float(r["date_ratio"])) > 0
+                r["verdict"] = ("faster" if up else "slower") if q <= ALPHA else "tie"
+            factor = tol[metric][0]
+            for r in sel:
+                if not r["date_ratio"] or r["verdict"]:
+                    continue
+                ratios = [float(r["date_ratio"])]
+                t = twin(r)
+                if t is not None and t in index and index[t]["date_ratio"]:
+                    ratios.append(float(index[t]["date_ratio"]))
+                if r["initial"] == "random" or len(ratios) == 1:
+                    r["one_pair"] = 1
+                r["replicates"] = len(ratios)
+                r["verdict"] = ("faster" if all(x > factor for x in ratios) else
+                                "slower" if all(x < 1 / factor for x in ratios) else "tie")
+    return tol
 
 
 def label(strategy, k, virtual=None):
@@ -299,6 +438,7 @@ def verdict_tables(runs):
                     row["virtual_load"] = virtual
                 row.update(judge(pairs, stream))
                 tables[question].append(row)
+    decide(tables)
     return tables
 
 
@@ -322,16 +462,42 @@ def to_csv(rows):
     return s.getvalue()
 
 
-def count_cell(rows):
-    """'F/T/S' (+only subject/-only other, n neither, u undecided) over verdict rows."""
+def headline(r):
+    """A row counted in the faster/tie/slower counts: a decided verdict not resting on one pair."""
+    return r["verdict"] in ("faster", "tie", "slower") and not r["one_pair"]
+
+
+def unanimous(r):
+    """A tie (random loads, 2 or more pairs) whose every decided seed goes one way: +1 subject faster on
+    every seed, -1 slower on every seed, 0 otherwise. Descriptive only: no verdict."""
+    if r["verdict"] != "tie" or r["initial"] != "random" or r["one_pair"] or r["both_converge"] < 2:
+        return 0
+    return 1 if r["subject_faster_seeds"] == r["both_converge"] else -1 if r["subject_faster_seeds"] == 0 else 0
+
+
+def tally(rows):
     c = defaultdict(int)
     for r in rows:
-        c[r["verdict"]] += 1
+        if headline(r):
+            c[r["verdict"]] += 1
+            c["tie>"] += unanimous(r) > 0
+            c["tie<"] += unanimous(r) < 0
+        elif r["one_pair"]:
+            c["one"] += 1
+        else:
+            c[r["verdict"]] += 1
         c["+"] += r["only_subject"]
         c["-"] += r["only_other"]
         c["u"] += r["undecided"]
+    return c
+
+
+def count_cell(rows):
+    """'F/T/S' (+only subject/-only other, n neither, u undecided, ties every seed one way, cells on one
+    pair left out of F/T/S) over verdict rows."""
     if not rows:
         return "-"
+    c = tally(rows)
     text = f"{c['faster']}/{c['tie']}/{c['slower']}"
     extra = []
     if c["+"] or c["-"]:
@@ -340,6 +506,10 @@ def count_cell(rows):
         extra.append(f"{c['none']} none")
     if c["u"]:
         extra.append(f"{c['u']} undecided")
+    if c["tie>"] or c["tie<"]:
+        extra.append(f"ties one way {c['tie>']}/{c['tie<']}")
+    if c["one"]:
+        extra.append(f"{c['one']} on one pair")
     return text + (" (" + ", ".join(extra) + ")" if extra else "")
 
 
@@ -370,44 +540,66 @@ def answers(tables, metric, by_ratio=False):
             out.append(f"| {place[0]:,} | " + " | ".join(place[1:]) + " | " +
                        " | ".join(count_cell(groups.get(place + (s, o), [])) for s, o in comps) + " |")
         out.append("")
+        out.append("What each size's cells rest on: " + "; ".join(
+            f"{n:,} nodes: {scope(rows, n)}" for n in sorted({int(r['nodes']) for r in rows})) + ".")
+        out.append("")
     return "\n".join(out)
 
 
-def in_short(tables):
-    """The README's one sentence: best effort k = 1 against Makhoul, cells faster/tie/slower (maximum date)
-    per topology and size, the sizes where some cell has a verdict."""
+def scope(rows, nodes):
+    """What a size's cells rest on, from its rows: the initial loads, the seeds of its random-load cells,
+    the ratios, the topologies (at 1,024 nodes far less than at the smaller sizes)."""
+    sel = [r for r in rows if int(r["nodes"]) == nodes]
+    seeds = sorted({int(r["seeds"]) for r in sel if r["initial"] == "random"})
+    ratios = sorted({r["ratio"] for r in sel}, key=lambda x: -float(x))
+    tops = [t for t in TOPOLOGIES if any(r["topology"] == t for r in sel)]
     parts = []
-    for topology in TOPOLOGIES:
-        rows = [r for r in tables["q1-besteffort"] if r["metric"] == "max" and r["topology"] == topology and
-                (r["subject"], r["other"]) == ("best effort k=1", "Makhoul")]
-        sizes = []
-        for nodes in sorted({int(r["nodes"]) for r in rows}):
-            c = defaultdict(int)
-            for r in rows:
-                if int(r["nodes"]) == nodes:
-                    c[r["verdict"]] += 1
-            if c["faster"] + c["tie"] + c["slower"]:
-                sizes.append(f"{c['faster']}/{c['tie']}/{c['slower']} at {nodes:,}")
-        if sizes:
-            parts.append(f"on the {topology} " + (", ".join(sizes[:-1]) + " and " if len(sizes) > 1 else "") +
-                         sizes[-1])
-    return "; ".join(parts) + " nodes"
+    if seeds:
+        parts.append("random loads, " + "/".join(map(str, seeds)) + " seeds")
+    if any(r["initial"] == "single" for r in sel):
+        parts.append("single node" + (" (relabelled twins)" if nodes == 16 else " (one run, outside the counts)"))
+    else:
+        parts.append("no single node")
+    parts.append("ratios " + ", ".join(ratios))
+    if len(tops) < len(TOPOLOGIES):
+        parts.append(" and ".join(tops) + " only")
+    return "; ".join(parts)
+
+
+def in_short(tables):
+    """The README's lines: best effort k = 1 against Makhoul, cells faster/tie/slower (maximum date) per
+    topology, one line per size with what that size's cells rest on (never pooled across sizes)."""
+    rows = [r for r in tables["q1-besteffort"] if r["metric"] == "max" and
+            (r["subject"], r["other"]) == ("best effort k=1", "Makhoul")]
+    out = []
+    for nodes in sorted({int(r["nodes"]) for r in rows}):
+        places = []
+        for topology in TOPOLOGIES:
+            sel = [r for r in rows if int(r["nodes"]) == nodes and r["topology"] == topology]
+            if sel:
+                places.append(f"{topology} {count_cell(sel)}")
+        out.append(f"- {nodes:,} nodes ({scope(rows, nodes)}): " + ", ".join(places) + ".")
+    return "\n".join(out)
 
 
 def majority(rows):
-    """'faster (28/1/19)': the most frequent verdict among the decided cells (faster, tie, slower; the
-    first of them on equal counts), then the counts faster/tie/slower and the pairs where only one side
-    converges (+subject/-other)."""
-    c = defaultdict(int)
-    for r in rows:
-        c[r["verdict"]] += 1
-        c["+"] += r["only_subject"]
-        c["-"] += r["only_other"]
+    """'faster (28/1/19)': the most frequent verdict among the cells of the headline counts (faster, tie,
+    slower; the first of them on equal counts), then the counts faster/tie/slower, the pairs where only
+    one side converges (+subject/-other), the ties whose every seed goes one way and the cells on one
+    pair (left out of the counts)."""
+    c = tally(rows)
+    extra = []
+    if c["+"] or c["-"]:
+        extra.append(f"+{c['+']}/-{c['-']}")
+    if c["tie>"] or c["tie<"]:
+        extra.append(f"ties one way {c['tie>']}/{c['tie<']}")
+    if c["one"]:
+        extra.append(f"{c['one']} on one pair")
     decided = c["faster"] + c["tie"] + c["slower"]
     if not decided:
-        return "none decided" + (f" (+{c['+']}/-{c['-']})" if c["+"] or c["-"] else "")
+        return "none decided" + (" (" + ", ".join(extra) + ")" if extra else "")
     word = max(("faster", "tie", "slower"), key=lambda w: c[w])
-    return f"{word} ({c['faster']}/{c['tie']}/{c['slower']}" + (f", +{c['+']}/-{c['-']}" if c["+"] or c["-"] else "") + ")"
+    return f"{word} ({c['faster']}/{c['tie']}/{c['slower']}" + "".join(", " + e for e in extra) + ")"
 
 
 def short_lines(tables, metric="max"):
@@ -434,7 +626,44 @@ def short_lines(tables, metric="max"):
                     if sel:
                         places.append(f"{topology} {majority(sel)}")
                 parts.append(f"{what}: " + ", ".join(places))
-            out.append(f"- **{title}, {nodes:,} nodes**: " + "; ".join(parts) + ".")
+            out.append(f"- **{title}, {nodes:,} nodes** ({scope(rows, nodes)}): " + "; ".join(parts) + ".")
+    return "\n".join(out) + "\n"
+
+
+def method_text(tables):
+    """method.md: the tolerance as the rows give it, and how many verdicts the method changed from the
+    previous one (95% percentile bootstrap interval, no correction across cells, no tolerance), per table."""
+    tol = tolerances(tables)
+    out = []
+    for metric, (factor, spreads) in tol.items():
+        if not spreads:
+            continue
+        pct = lambda q: (math.exp(spreads[max(0, math.ceil(q * len(spreads)) - 1)]) - 1) * 100
+        out.append(f"- **Tolerance, {metric} date**: T = {factor:.3f}, the {TOLERANCE_QUANTILE:.0%} quantile of the "
+                   f"spread between {len(spreads)} relabelled twin pairs (16 nodes, single node, torus against "
+                   f"hypercube: the ratio of each comparison on one labelling over the other); the spread's median "
+                   f"is {pct(0.5):.1f}%, its 90% quantile {pct(0.9):.1f}%, its largest {pct(1.0):.1f}%.")
+    out.append("")
+    out.append("Verdicts changed from the previous method (95% percentile bootstrap, no correction, no tolerance, "
+               "cells on one pair counted), per table; *judged*: cells with a faster, tie or slower verdict either "
+               "way:")
+    out.append("")
+    out.append("| table | date | judged | changed | faster to tie | slower to tie | tie to faster | tie to slower "
+               "| other | now on one pair (out of the counts) |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|")
+    names = {"q1-besteffort": "question 1", "q2-virtual": "question 2", "k": "best effort's k"}
+    for question in ("q1-besteffort", "q2-virtual", "k"):
+        for metric in METRICS:
+            sel = [r for r in tables[question] if r["metric"] == metric and
+                   r["previous_verdict"] in ("faster", "tie", "slower")]
+            moves = defaultdict(int)
+            for r in sel:
+                if r["previous_verdict"] != r["verdict"]:
+                    moves[(r["previous_verdict"], r["verdict"])] += 1
+            named = [("faster", "tie"), ("slower", "tie"), ("tie", "faster"), ("tie", "slower")]
+            other = sum(v for k, v in moves.items() if k not in named)
+            out.append(f"| {names[question]} | {metric} | {len(sel):,} | {sum(moves.values()):,} | " +
+                       " | ".join(str(moves[k]) for k in named) + f" | {other} | {sum(r['one_pair'] for r in sel)} |")
     return "\n".join(out) + "\n"
 
 
@@ -496,7 +725,7 @@ do for [t in 'line torus hypercube'] {{
 unset multiplot
 set output '{out}/fig-ratios.svg'
 set terminal svg size 900,330 dynamic font 'sans,11'
-set multiplot layout 1,3 title 'Paired ratios (other / subject; above 1: the subject is faster) with their 95% intervals: cluster, random loads, ratio 1, real load'
+set multiplot layout 1,3 title 'Paired ratios (other / subject; above 1: the subject is faster), intervals of the median (97.9% at 10 seeds, 93.75% at 5, 75% at 3): cluster, random loads, ratio 1, real load'
 unset logscale x
 set logscale y
 set xrange [0.5:5.5]
@@ -527,6 +756,7 @@ def write_all(out, tables, runs):
     files["fig-dates.dat"], files["fig-ratios.dat"] = figure_data(runs, tables)
     files["in-short.md"] = in_short(tables) + "\n"
     files["short-lines.md"] = short_lines(tables)
+    files["method.md"] = method_text(tables)
     os.makedirs(out, exist_ok=True)
     for name, text in files.items():
         with open(os.path.join(out, name + ".tmp"), "w") as f:
@@ -576,6 +806,16 @@ def self_test():
     if [(r["seeds"], r["subject_faster_seeds"]) for r in judged("random")] != [(3, 2), (3, 2)]:
         sys.exit("verdicts.py: self-test: a random-load cell of 3 seeds was not judged on its 3 pairs")
     print("verdicts.py: self-test: random-load cells are judged from 3 seeds, a single node's from its one run")
+    checks = [(sign_flip_p([1.0, 1.0, 1.0]), 0.25), (sign_flip_p([0.1] * 10), 2 / 1024),
+              (sign_flip_p([0.3, 0.2, -0.1]), 0.5), (sign_flip_p([1.0, -1.0]), 1.0),
+              (median_interval(list(range(10)))[:2], (1, 8)), (round(median_interval(list(range(10)))[2], 4), 0.9785),
+              (median_interval([3, 1, 2])[2], 0.75), (round(median_interval(list(range(5)))[2], 4), 0.9375),
+              ([round(x, 6) for x in benjamini_hochberg([0.01, 0.04, 0.03, 0.5])], [0.04, 0.053333, 0.053333, 0.5])]
+    for got, want in checks:
+        if got != want:
+            sys.exit(f"verdicts.py: self-test: permutation test, median interval or Benjamini-Hochberg: {got}, "
+                     f"expected {want}")
+    print("verdicts.py: self-test: the exact permutation p-values, median intervals and BH adjustments are right")
     if numpy is None:
         print("verdicts.py: self-test: numpy absent; the resampled intervals are computed without it")
         return
@@ -630,6 +870,7 @@ def main():
     # The page holds the answers and their lines in short as they are; the README the sentence in short.
     flat = lambda text: " ".join(text.split())
     for page, excerpt, what in ((a.page, fresh["answers.md"], "answers.md"), (a.page, fresh["short-lines.md"], "short-lines.md"),
+                                (a.page, fresh["method.md"], "method.md"),
                                 (a.readme, fresh["in-short.md"], "in-short.md")):
         if flat(excerpt) not in flat(open(page).read()):
             print(f"verdicts.py: {os.path.relpath(page)} does not hold {what} as the rows give it; paste it from "
