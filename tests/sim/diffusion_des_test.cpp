@@ -174,6 +174,7 @@ struct Setting {
     c.lb_phase = lb_phase;
     c.convergence_iterations = 40;
     c.fast_forward = false;
+    c.balance = diffusion::Balance::load;  // the reference model is the papers': load units
     return c;
   }
 };
