@@ -26,6 +26,7 @@
 #include "hetlb/scatter/solve.hpp"
 #include "hetlb/scatter/weighted.hpp"
 #include "number_checks.hpp"
+#include "stdout_buffer.hpp"
 #include "scatter_output.hpp"
 #include "scatter_perturbation_output.hpp"
 #include "time_unit.hpp"
@@ -189,8 +190,9 @@ void run_scatter(const ScatterOptions& o) {
     return;
   }
   draw_gantt();
-  if (weighted) print_weighted_scatter(std::cout, platform, *weighted, o.format);
-  else print_scatter(std::cout, platform, result, o.format);
+  BufferedStdout out;
+  if (weighted) print_weighted_scatter(out.stream, platform, *weighted, o.format);
+  else print_scatter(out.stream, platform, result, o.format);
 }
 }  // namespace
 

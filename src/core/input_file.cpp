@@ -60,6 +60,9 @@ std::string read_input_text(const std::string& path, const std::string& what, st
   std::ifstream in(path, std::ios::binary);
   if (!in) throw Error(path + ": cannot read " + what);
   std::string text;
+  std::error_code size_error;  // the size known: one allocation (a hint only; the reading decides)
+  if (const auto size = std::filesystem::file_size(path, size_error); !size_error && size <= max_bytes)
+    text.reserve(static_cast<std::size_t>(size));
   char buffer[1 << 16];
   while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
     text.append(buffer, static_cast<std::size_t>(in.gcount()));

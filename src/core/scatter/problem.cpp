@@ -57,6 +57,10 @@ Problem make_problem(const Platform& platform, const std::vector<std::size_t>& o
   if (items <= 0) throw Error(fmt::format("items = {}: expected a positive number of items", items));
   Problem p;
   p.items = items;
+  p.names.reserve(order.size());
+  p.platform_index.reserve(order.size());
+  p.compute.reserve(order.size());
+  p.comm.reserve(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) {
     const std::size_t idx = order[k];
     if (idx >= platform.processors.size()) throw Error("send order: processor index out of range");
