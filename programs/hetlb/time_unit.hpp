@@ -3,6 +3,7 @@
 // as 300 digits. JSON and CSV keep seconds at full precision.
 #pragma once
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include <fmt/format.h>
@@ -34,7 +35,13 @@ inline std::string unit_line(TimeUnit unit) {
 // stays a table cell), exponent shifted by the unit's so that 1e303 s reads 1.000e+309 us, not inf.
 inline std::string time_text(double seconds, TimeUnit unit, int decimals = 3) {
   if (!std::isfinite(seconds)) return fmt::format("{}", seconds);
-  if (const double v = seconds * unit.per_second(); std::fabs(v) < 1e9) return fmt::format("{:.{}f}", v, decimals);
+  if (const double v = seconds * unit.per_second(); std::fabs(v) < 1e9) {
+    // C's printf: the same correctly rounded digits as fmt's "{:.{}f}", faster (a
+    // 100,000-processor table prints 300,000 of them).
+    char text[64];
+    const int n = std::snprintf(text, sizeof text, "%.*f", decimals, v);
+    return std::string(text, static_cast<std::size_t>(n));
+  }
   const std::string text = fmt::format("{:.{}e}", seconds, decimals);  // "1.000e+303"
   const std::size_t e = text.find('e');
   return fmt::format("{}e{:+03d}", text.substr(0, e), std::stoi(text.substr(e + 1)) + unit.exponent);
