@@ -4,7 +4,6 @@
 #include "simulation_bindings.hpp"
 
 #include <cstdint>
-#include <limits>
 #include <string>
 
 #include <fmt/format.h>

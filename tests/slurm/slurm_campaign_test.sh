@@ -161,6 +161,11 @@ finish() {
 }
 # state ID: "STATE EXITCODE", e.g. "COMPLETED 0:0".
 state() { scontrol show job -o "$1" | tr ' ' '\n' | sed -n 's/^JobState=//p; s/^ExitCode=//p' | tr '\n' ' ' | sed 's/ $//'; }
+# completed WHAT ID: job ID ended COMPLETED 0:0; log is its log file.
+completed() {
+  [ "$(state "$2")" = "COMPLETED 0:0" ] || fail "$1 job $2: $(state "$2"), expected COMPLETED 0:0"
+  log=$w/hetlb-study-$2.log
+}
 # No process of the jobs left: none has the job's directory as its working directory.
 no_process_left() {
   for p in /proc/[0-9]*; do
@@ -172,8 +177,7 @@ no_process_left() {
 # 1. A job of 1 minute: the budget lets it start runs for a few seconds, then it stops, cleanly.
 job=$(submit 1 2)
 finish "$job" 90
-log=$w/hetlb-study-$job.log
-[ "$(state "$job")" = "COMPLETED 0:0" ] || fail "budget job $job: $(state "$job"), expected COMPLETED 0:0"
+completed budget "$job"
 grep -q "slurm.sbatch: budget [0-9]* s: [0-9]* s left, minus the per-run timeout 52 s" "$log" ||
   fail "budget job $job: no budget line"
 grep -q "piece done, [0-9]* settings left (run the same command again)" "$log" ||
@@ -207,8 +211,7 @@ echo "job $job (cancelled): $second of $total rows"
 # 3. Resubmitted: the job completes the file, every row once, the local run's rows.
 job=$(submit 2 3)
 finish "$job" 110
-log=$w/hetlb-study-$job.log
-[ "$(state "$job")" = "COMPLETED 0:0" ] || fail "resumed job $job: $(state "$job"), expected COMPLETED 0:0"
+completed resumed "$job"
 grep -q "$total settings, $second done in docs/study/campaign.csv, $((total - second)) to run on 2 worker ranks" "$log" ||
   fail "resumed job $job: did not resume from the $second rows"
 grep -q "settings left" "$log" && fail "resumed job $job: settings left"

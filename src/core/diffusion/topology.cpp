@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "hetlb/choices_text.hpp"
 #include "hetlb/diffusion/topology.hpp"
 #include "hetlb/error.hpp"
 
@@ -103,17 +104,18 @@ bool is_builtin_topology(const std::string& name) {
   return false;
 }
 
-std::string builtin_topology_choices() {
-  std::string text;
-  const auto& all = builtin_topologies();
-  for (std::size_t i = 0; i < all.size(); ++i) text += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + all[i].name;
-  return text;
+static std::vector<std::string> builtin_topology_names() {
+  std::vector<std::string> names;
+  for (const TopologyShape& s : builtin_topologies()) names.push_back(s.name);
+  return names;
 }
 
+std::string builtin_topology_choices() { return choices_text(builtin_topology_names()); }
+
 std::string topology_help() {
-  std::string text;
-  for (const TopologyShape& s : builtin_topologies()) text += s.name + ", ";
-  return text.substr(0, text.size() - 2) + " or an edge-list file";
+  std::vector<std::string> names = builtin_topology_names();
+  names.push_back("an edge-list file");
+  return choices_text(names);
 }
 
 Topology make_topology(const std::string& spec, int nodes) {

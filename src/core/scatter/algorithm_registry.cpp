@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "hetlb/choices_text.hpp"
 #include "hetlb/error.hpp"
 #include "hetlb/scatter/dynamic_programming.hpp"
 #include "hetlb/scatter/guaranteed_heuristic.hpp"
@@ -47,13 +48,7 @@ const AlgorithmEntry& algorithm_entry(Algorithm id) {
   throw Error("scatter algorithm without a registry entry");
 }
 
-std::string algorithm_choices() {
-  const std::vector<std::string> names = algorithm_names();
-  std::string text;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return text;
-}
+std::string algorithm_choices() { return choices_text(algorithm_names()); }
 
 const AlgorithmEntry& find_algorithm(const std::string& name) {
   for (const AlgorithmEntry& e : scatter_algorithms())
