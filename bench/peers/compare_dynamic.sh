@@ -4,14 +4,17 @@
 # runs hetlb-diffuse's fixed-work application ($WORK iterations, $LOAD items per rank, emulated speeds)
 # under each policy of $POLICIES, the policies interleaved inside each repetition of each cell:
 #   ranks 8 and 16; speeds spread 1x to 6x (fastest first: --initial single starts on the fastest);
-#   scenario steady, or peak (rank 0 slowed 3x during the middle third of the balanced run);
-#   initial single or random; ratio 1 ms per item with 1 KiB items (computation-heavy) or 0.1 ms per
-#   item with 64 KiB items (data-heavy);
+#   scenario steady, peak (rank 0 slowed 3x during the middle third of the balanced run) or slowdown
+#   (rank 0 slowed 3x from the middle of the balanced run to the end: a static plan is wrong from there);
+#   initial single or random; ratio compute (1 ms per item, 1 KiB items), short (0.1 ms per item, 64 KiB
+#   items: short iterations, where a balancer's own latency counts; a 64 KiB item moves in microseconds
+#   here) or transfer (0.1 ms per item, 1 MiB items: moving an item costs more than computing it);
 #   kernel synthetic (every item costs the same) or seismic (examples/seismic's rays, uneven costs whose
 #   mean is the ratio; computation-heavy ratio only).
 # Then the table (summarize_dynamic.py) and the figure of the iteration-time imbalance over time.
-# make compare-peers-dynamic runs it (nice); BUILD, OUT, REPS, WORK, LOAD, POLICIES, RANKS, KERNELS, RATIOS
-# may be set. The policies: none, static (the given speeds), hetlb (the runtime's defaults: hybrid),
+# make compare-peers-dynamic runs it (nice); BUILD, OUT, REPS, WORK, LOAD, POLICIES, RANKS, KERNELS, RATIOS,
+# SCENARIOS may be set. The policies: none, static (the plan for the given speeds), static-equal (the plan
+# for equal speeds: the speeds unknown beforehand), hetlb (the runtime's defaults: hybrid),
 # hetlb-global, one named diffusion variant, and Zoltan every 1, 2, 3, 5, 10, 100 iterations or when the
 # iteration's imbalance passes 1.1; the results of the round before the runtime's global steps (the named
 # variants alone, Zoltan every 1, 10, 100) are docs/peers/dynamic.csv.
@@ -25,8 +28,9 @@ WORK=${WORK:-60}
 LOAD=${LOAD:-20}
 RANKS=${RANKS:-"8 16"}
 KERNELS=${KERNELS:-"synthetic seismic"}
-POLICIES=${POLICIES:-"none static hetlb hetlb-global besteffort2-vl zoltan:1 zoltan:2 zoltan:3 zoltan:5 zoltan:10 zoltan:100 zoltan-imbalance:1.1"}
-RATIOS=${RATIOS:-"compute data"}
+POLICIES=${POLICIES:-"none static static-equal hetlb hetlb-global besteffort2-vl zoltan:1 zoltan:2 zoltan:3 zoltan:5 zoltan:10 zoltan:100 zoltan-imbalance:1.1"}
+RATIOS=${RATIOS:-"compute short transfer"}
+SCENARIOS=${SCENARIOS:-"steady peak slowdown"}
 BIN=$BUILD/bin
 MPIRUN=${MPIRUN:-"mpirun --allow-run-as-root --oversubscribe"}
 
@@ -60,14 +64,19 @@ for kernel in $KERNELS; do
     for ratio_label in $ratios; do
       case $ratio_label in
         compute) ratio=1 bytes=1024 ;;
-        data) ratio=0.1 bytes=65536 ;;
-        *) echo "compare-peers-dynamic: RATIOS: $ratio_label: expected compute or data" >&2; exit 2 ;;
+        short) ratio=0.1 bytes=65536 ;;
+        transfer) ratio=0.1 bytes=1048576 ;;
+        *) echo "compare-peers-dynamic: RATIOS: $ratio_label: expected compute, short or transfer" >&2; exit 2 ;;
       esac
       # The balanced run's length: WORK x items x ms per item / sum of speeds.
       balanced=$(awk -v w="$WORK" -v l="$LOAD" -v p="$np" -v r="$ratio" -v s="$sum" 'BEGIN { print w * l * p * r * 1e-3 / s }')
-      for scenario in steady peak; do
-        slow=""
-        [ $scenario = peak ] && slow="--slowdown 0:3:$(awk -v t="$balanced" 'BEGIN { printf "%g:%g", t / 3, 2 * t / 3 }')"
+      for scenario in $SCENARIOS; do
+        case $scenario in
+          steady) slow="" ;;
+          peak) slow="--slowdown 0:3:$(awk -v t="$balanced" 'BEGIN { printf "%g:%g", t / 3, 2 * t / 3 }')" ;;
+          slowdown) slow="--slowdown 0:3:$(awk -v t="$balanced" 'BEGIN { printf "%g:1e6", t / 2 }')" ;;
+          *) echo "compare-peers-dynamic: SCENARIOS: $scenario: expected steady, peak or slowdown" >&2; exit 2 ;;
+        esac
         for initial in random single; do
           for rep in $(seq 1 "$REPS"); do
             for policy in $POLICIES; do
@@ -102,7 +111,7 @@ for kernel in $KERNELS; do
   tprefix=""
   [ "$kernel" = seismic ] && tprefix="seismic-"
   for np in $RANKS; do
-    for scenario in steady peak; do
+    for scenario in $SCENARIOS; do
       set --
       for t in "$OUT"/dynamic-traces/"$tprefix$np-$scenario"-*.csv; do [ -s "$t" ] && set -- "$@" "$t"; done
       [ $# -gt 0 ] && "$BIN/hetlb-peers-imbalance-figure" "$OUT/dynamic-imbalance-$tprefix$np-$scenario.svg" "$@"

@@ -8,19 +8,23 @@ ones the CSV holds, in the order below. Rows without a kernel column (written be
 are synthetic.
 
 The ideal of a row is the work over the total speed, integrated over the run: WORK x items x ms per item /
-sum of speeds (speeds 6,5,4,3,2,2,1,1 or 6,6,5,5,4,4,3,3,2,2,2,2,1,1,1,1), and with the peak (rank 0, speed
+sum of speeds (speeds 6,5,4,3,2,2,1,1 or 6,6,5,5,4,4,3,3,2,2,2,2,1,1,1,1); with the peak (rank 0, speed
 6, 3x slower during the middle third of that time T) the work it misses there made up at the full speed:
-T (1 + 2 x 6 / (9 x sum))."""
+T (1 + 2 x 6 / (9 x sum)); with the slowdown (rank 0 3x slower from T / 2 on) the second half of the work
+at the speeds left: T / 2 + (T / 2) sum / (sum - 4)."""
 import argparse
 import csv
 import os
 import statistics
 from collections import defaultdict
 
-ORDER = ["none", "static", "hetlb", "hetlb-global", "besteffort1", "besteffort2", "makhoul", "besteffort1-vl",
+ORDER = ["none", "static", "static-equal", "hetlb", "hetlb-global", "besteffort1", "besteffort2", "makhoul", "besteffort1-vl",
          "besteffort2-vl", "makhoul-vl"]
 SHORT = {"besteffort1": "be1", "besteffort2": "be2", "makhoul": "mak", "besteffort1-vl": "be1-vl",
-         "besteffort2-vl": "be2-vl", "makhoul-vl": "mak-vl", "hetlb-global": "global"}
+         "besteffort2-vl": "be2-vl", "makhoul-vl": "mak-vl", "hetlb-global": "global", "static-equal": "static="}
+RATIO_ORDER = ["compute", "short", "data", "transfer"]  # "data": the name of "short" before it was renamed
+SCENARIO_ORDER = ["steady", "peak", "slowdown"]
+SPEEDS_LABEL = {"steady": "1x-6x", "peak": "1x-6x, peak", "slowdown": "1x-6x, slowdown"}
 SUM_OF_SPEEDS = {8: 24, 16: 48}
 
 
@@ -55,7 +59,11 @@ def ideal(runs, ranks, scenario):
     if total is None:
         return None
     t = float(r["work"]) * float(r["items"]) * float(r["ratio"]) * 1e-3 / total
-    return t * (1 + 2 * 6 / (9 * total)) if scenario == "peak" else t
+    if scenario == "peak":
+        return t * (1 + 2 * 6 / (9 * total))
+    if scenario == "slowdown":
+        return t / 2 + t / 2 * total / (total - 4)
+    return t
 
 
 def main():
@@ -83,7 +91,10 @@ def main():
     lines = ["| kernel | ranks | speeds | ratio | initial | " + " | ".join(short(p) for p in POLICIES) +
              " | hetlb best | Zoltan best | Zoltan / hetlb | hetlb dynamic best | Zoltan / hetlb dynamic |" + extra,
              "|" + "---|" * (len(POLICIES) + 10 + (3 if defaults else 0))]
-    for key in sorted(cells, key=lambda k: (k[0] != "synthetic", k[1], k[2] != "steady", k[3] != "compute", k[4] != "random")):
+    def rank_of(order, v):
+        return order.index(v) if v in order else len(order)
+    for key in sorted(cells, key=lambda k: (k[0] != "synthetic", rank_of(RATIO_ORDER, k[3]), k[1],
+                                            rank_of(SCENARIO_ORDER, k[2]), k[4] != "random")):
         medians = {}
         for p, runs in cells[key].items():
             t = [float(r["time_to_solution"]) for r in runs]
@@ -113,7 +124,7 @@ def main():
             tail = (f" {i:.2f} s |" if i else " |") + (f" {mine / i:.2f} |" if i and mine else " |") + \
                    (f" {mine / medians[z]:.2f} |" if mine and z else " |")
         label = f"{key[4]}" + ("" if reps >= REPS else f" ({reps} rep.)")
-        lines.append(f"| {key[0]} | {key[1]} | {'1x-6x' if key[2] == 'steady' else '1x-6x, peak'} | {key[3]} | {label} | " +
+        lines.append(f"| {key[0]} | {key[1]} | {SPEEDS_LABEL.get(key[2], key[2])} | {key[3]} | {label} | " +
                      " | ".join(cellsrow) + f" | {hs} | {zs} | {ratio} | {ds} | {dratio} |" + tail)
     with open(os.path.join(out, "dynamic-summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(summary[0].keys()))

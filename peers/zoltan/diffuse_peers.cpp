@@ -105,7 +105,7 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
   std::vector<double> speeds = o.speeds.empty() ? std::vector<double>(static_cast<std::size_t>(size), 1.0)
                                                 : diffuse::parse_speeds(o.speeds, size);
   if (choice.kind == peers::BalancerChoice::Kind::Static && o.speeds.empty())
-    throw std::invalid_argument("--balancer static: expected --speeds (the plan's given speeds)");
+    throw std::invalid_argument("--balancer " + o.balancer + ": expected --speeds (the emulated speeds)");
   std::vector<diffuse::Slowdown> slowdowns;
   for (const std::string& s : o.slowdowns) slowdowns.push_back(diffuse::parse_slowdown(s, size));
   diffuse::check_slowdowns(slowdowns);
@@ -230,7 +230,7 @@ int main(int argc, char** argv) {
   CLI::App app{"hetlb-diffuse's fixed-work application under one balancing policy (hetlb or Zoltan)"};
   app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app.add_option("--balancer", o.balancer, "none, static, hetlb (the runtime's defaults), hetlb-global, "
+  app.add_option("--balancer", o.balancer, "none, static (the plan for the given speeds), static-equal (the plan for equal speeds), hetlb (the runtime's defaults), hetlb-global, "
                  "besteffort1, besteffort2, makhoul (each optionally -vl), zoltan:P, zoltan-imbalance:T")->capture_default_str();
   app.add_option("--speeds", o.speeds, "emulated relative speeds, one per rank (or a file; hetlb-diffuse's --speeds)");
   app.add_option("--slowdown", o.slowdowns, "RANK:FACTOR:START:END (hetlb-diffuse's --slowdown)")

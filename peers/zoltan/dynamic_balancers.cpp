@@ -18,8 +18,9 @@ BalancerChoice parse_balancer(const std::string& name) {
     return std::invalid_argument("--balancer " + name + ": " + why);
   };
   if (name == "none") return c;
-  if (name == "static") {
+  if (name == "static" || name == "static-equal") {
     c.kind = BalancerChoice::Kind::Static;
+    c.equal_speeds = name == "static-equal";
     return c;
   }
   if (name == "hetlb" || name == "hetlb-global") {
@@ -70,7 +71,7 @@ BalancerChoice parse_balancer(const std::string& name) {
   } else if (base == "makhoul") {
     c.strategy = "makhoul";
   } else {
-    throw bad("expected none, static, hetlb, hetlb-global, besteffort1, besteffort2, makhoul (each of the last "
+    throw bad("expected none, static, static-equal, hetlb, hetlb-global, besteffort1, besteffort2, makhoul (each of the last "
               "three optionally with -vl), zoltan:P (P >= 1) or zoltan-imbalance:T (T > 1)");
   }
   return c;
@@ -309,7 +310,12 @@ class ZoltanBalancer : public Balancer {
 std::unique_ptr<Balancer> make_balancer(const BalancerChoice& c, const BalancerSettings& s, MPI_Comm comm) {
   switch (c.kind) {
     case BalancerChoice::Kind::None: return std::make_unique<NoBalancer>();
-    case BalancerChoice::Kind::Static: return std::make_unique<StaticBalancer>(s, comm);
+    case BalancerChoice::Kind::Static: {
+      if (!c.equal_speeds) return std::make_unique<StaticBalancer>(s, comm);
+      BalancerSettings equal = s;  // the speeds unknown beforehand: the plan given equal ones
+      std::fill(equal.speeds.begin(), equal.speeds.end(), 1.0);
+      return std::make_unique<StaticBalancer>(equal, comm);
+    }
     case BalancerChoice::Kind::Hetlb: return std::make_unique<HetlbBalancer>(c, s, comm);
     case BalancerChoice::Kind::Zoltan: return std::make_unique<ZoltanBalancer>(c.period, c.threshold, s, comm);
   }

@@ -43,6 +43,7 @@ struct BalancerChoice {
   bool virtual_load = false;
   std::string hetlb_balancer = "diffusion";  // Hetlb: diffusion (named variants), hybrid or global
   bool defaults = false;                     // Hetlb: the runtime's default options (hetlb, hetlb-global)
+  bool equal_speeds = false;  // Static: the plan given equal speeds (static-equal: the speeds unknown beforehand)
   long period = 0;           // Zoltan: P (0: triggered by imbalance)
   double threshold = 0;      // Zoltan, triggered: the imbalance T
 };
