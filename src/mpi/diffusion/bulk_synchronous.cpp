@@ -5,7 +5,7 @@
 // (ranks not converged, ranks with whole items owed to a neighbour, ranks past the time limit, ranks out
 // of their band, ranks owing something: handover_rule.hpp); every
 // rank applies that result at the next agreement call, whose date every rank computes from the same
-// results (next_sync_interval, handover_rule.hpp):
+// results (next_sync_interval, handover_rule.hpp; the back-off only while no rank finds the sums cheap):
 //  - end: every rank converged (with end_on_convergence), or one past the time limit: every rank
 //    returns false from the same call;
 //  - hand-over: some rank owes whole items, or some rank is out of its band while some rank owes a part
@@ -44,12 +44,14 @@ void DiffusionRuntime::bsp_start_wave() {
   wave_in_[2] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
   wave_in_[3] = vote.out_of_band ? 1 : 0;
   wave_in_[4] = vote.owes_part ? 1 : 0;
+  wave_in_[8] = sum_cheap_ ? 1 : 0;
   contribute_speed();
   wave_ready_ = false;
   wave_.start(wave_in_);
   previous_wave_call_ = wave_call_;
   wave_call_ = calls_;
   ++waves_started_;
+  last_agreement_end_ = now();
 }
 
 // The ranks of the neighbour slots whose request (of `requests`, one per slot) has not completed.
@@ -196,7 +198,11 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
   stall_.call(now());
   if (!threaded) poll();
   if (calls_ >= next_agreement_) {
+    const double arrived = now();
     bsp_complete_wave(lock);
+    // The span of one call since the last agreement call: the program's own time, the sum's wait aside.
+    const long long calls_between = std::max(1LL, calls_ - wave_call_);
+    sum_cheap_ = agreement_cheap(now() - arrived, (arrived - last_agreement_end_) / static_cast<double>(calls_between));
     update_target();
     bsp_check_equal_speeds(lock);  // equal_speeds_check.cpp: before the run may end as balanced
     const bool converged_everywhere = wave_out_[0] == 0 && options.end_on_convergence;
@@ -211,8 +217,12 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
     // Calm: nothing moved and every rank in its band. Parts of items owed while every rank is in band
     // move nothing (handover_agreed) and do not keep the agreements at every call: each costs a sum
     // over all ranks (on a grid, tens of ms) and they come back to every call once whole items are owed.
+    // Sums that some rank found cheap are not backed off: every call stays an agreement, so a change is
+    // seen at the next call (the back-off is for sums that cost, as on a grid).
     const bool calm = !stepped && !hand_over && wave_out_[3] == 0 && shares_known_;
-    sync_interval_ = next_sync_interval(sync_interval_, options.sync_interval, options.sync_interval_max, calm);
+    const bool sums_cheap = wave_out_[8] > 0;
+    sync_interval_ = next_sync_interval(sync_interval_, options.sync_interval, options.sync_interval_max,
+                                        calm && !sums_cheap);
     next_agreement_ = calls_ + sync_interval_;
     begin_iteration();
     bsp_start_wave();

@@ -25,6 +25,7 @@
 
 #include "hetlb/balance/balancer.hpp"
 #include "clock.hpp"
+#include "handover_rule.hpp"
 #include "runtime.hpp"
 
 namespace hetlb::mpi::detail {
@@ -177,9 +178,13 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   // the iteration, hybrid when its predicted gain exceeds its cost; both at most every min interval.
   const long call = static_cast<long>(calls_);
   const balance::TriggerDecision d = hybrid ? trigger_->decide(call, plan, in) : trigger_->decide_global(call, plan, in);
-  if (!d.step) {  // back off: the next gather later, up to the longest agreement interval
-    gather_gap_ = std::min(2 * gather_gap_, static_cast<long long>(std::max(options.sync_interval_max,
-                                                                            options.global_min_interval)));
+  if (!d.step) {  // back off: the next gather later, up to the longest agreement interval; not when the
+                  // gather is cheap (a hundredth of an iteration at most: agreement_cheap), so that a
+                  // change is considered at the next agreement that sees a rank out of its band
+    gather_gap_ = agreement_cheap(in.collective_seconds, in.iteration_seconds)
+                      ? 1
+                      : std::min(2 * gather_gap_, static_cast<long long>(std::max(options.sync_interval_max,
+                                                                                  options.global_min_interval)));
     next_gather_ = calls_ + gather_gap_;
     return false;
   }

@@ -38,12 +38,22 @@ inline bool handover_agreed(double owing_whole, double out_of_band, double owing
   return owing_whole > 0 || (out_of_band > 0 && owing_part > 0);
 }
 
+// An agreement's sum is cheap when completing it made a rank wait at most this fraction of one call's
+// span (the program's time between two calls). The rank that reaches the call last waits for the sum's
+// messages alone, the others for that rank too, so the sums are cheap when some rank found them so.
+constexpr double kCheapAgreement = 0.01;
+inline bool agreement_cheap(double waited, double seconds_per_call) {
+  return seconds_per_call > 0 && waited <= kCheapAgreement * seconds_per_call;
+}
+
 // Calls until the next agreement, decided from the same sums on every rank. `fixed` > 0: that many
 // (sync_interval as set). 0, adaptive: 1 while anything is to be done (a hand-over now, a rank out of
 // its band, the shares not known yet; parts of an item owed while every rank is in band are not), so
 // items move at the call after a decision;
 // once all is calm the interval doubles up to `longest`, so that a balanced run pays a wait on the sum
-// every `longest` calls only (the classical exponential back-off).
+// every `longest` calls only (the classical exponential back-off). The caller passes calm = false
+// while the sums are cheap (agreement_cheap on some rank): a back-off would save nothing and would see
+// a change (a rank that slows down) up to 2 x `longest` calls late instead of at the next call.
 inline long next_sync_interval(long current, long fixed, long longest, bool calm) {
   if (fixed > 0) return fixed;
   return calm ? std::min(2 * std::max(1L, current), std::max(1L, longest)) : 1;

@@ -100,5 +100,17 @@ TEST(HandoverRule, AdaptiveCadenceAgreesAtEveryCallUntilCalmThenBacksOff) {
   EXPECT_EQ(next_sync_interval(1, 0, 1, true), 1);
 }
 
+// Cheap sums: a wait of at most 1% of a call's span (a balanced shared-memory run: microseconds in
+// milliseconds); a grid's sums (tens of ms against iterations of a second) are not, nor is a wait when
+// nothing is known of the span.
+TEST(HandoverRule, ASumIsCheapWhenItsWaitIsAHundredthOfACallAtMost) {
+  EXPECT_TRUE(agreement_cheap(20e-6, 7e-3));
+  EXPECT_TRUE(agreement_cheap(0, 1e-3));
+  EXPECT_TRUE(agreement_cheap(0.01, 1.0));
+  EXPECT_FALSE(agreement_cheap(0.0101, 1.0));
+  EXPECT_FALSE(agreement_cheap(0.05, 1.0));
+  EXPECT_FALSE(agreement_cheap(0, 0));
+}
+
 }  // namespace
 }  // namespace hetlb::mpi::detail

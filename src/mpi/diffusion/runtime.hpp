@@ -159,7 +159,8 @@ class DiffusionRuntime {
   TreeSum wave_;  // the termination wave in progress, if active()
   // not converged, not settled, data sent, data received, timed out (termination())
   // [5]: sum of the speeds, [6]: ranks whose speed is known, [7]: cost changes (speed_target.cpp)
-  // [8]: ranks in stop() (asynchronous mode), [9]: ranks whose speed is measured, trusted or not
+  // [8]: ranks in stop() (asynchronous mode), ranks that found the last sum cheap (bulk-synchronous)
+  // [9]: ranks whose speed is measured, trusted or not
   static constexpr int kWaveCounters = 10;
   double wave_in_[kWaveCounters] = {}, wave_out_[kWaveCounters] = {};
   long long waves_started_ = 0;
@@ -176,6 +177,10 @@ class DiffusionRuntime {
   long long next_agreement_ = 1;   // the call count of the next agreement call
   long long wave_call_ = 0;        // the call at which the wave in progress (or last completed) was started
   long long previous_wave_call_ = 0;  // the call at which the wave before it was started
+  // The sums are cheap (handover_rule.hpp, agreement_cheap): this rank's last completion was, voted in
+  // the next sum (wave_in_[8] in this mode); the end of the last agreement call, to measure the span.
+  bool sum_cheap_ = false;
+  double last_agreement_end_ = 0;
   StallWatch stall_;               // how long a wait for the other ranks may last
   bool wave_ready_ = false;
   long long handovers_ = 0;
