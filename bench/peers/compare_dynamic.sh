@@ -9,8 +9,10 @@
 #   initial single or random; ratio compute (1 ms per item, 1 KiB items), short (0.1 ms per item, 64 KiB
 #   items: short iterations, where a balancer's own latency counts; a 64 KiB item moves in microseconds
 #   here) or transfer (0.1 ms per item, 1 MiB items: moving an item costs more than computing it);
-#   kernel synthetic (every item costs the same) or seismic (examples/seismic's rays, uneven costs whose
-#   mean is the ratio; computation-heavy ratio only).
+#   kernel synthetic (every item costs the same), seismic (examples/seismic's rays, uneven costs whose
+#   mean is the ratio) or drift (costs from 0.2 to 1.8 times the ratio that move across the items every
+#   iteration, as a zoom's rows do; a static plan is wrong from the first iterations); the last two with
+#   the computation-heavy ratio only.
 # Then the table (summarize_dynamic.py) and the figure of the iteration-time imbalance over time.
 # make compare-peers-dynamic runs it (nice); BUILD, OUT, REPS, WORK, LOAD, POLICIES, RANKS, KERNELS, RATIOS,
 # SCENARIOS may be set. The policies: none, static (the plan for the given speeds), static-equal (the plan
@@ -27,7 +29,7 @@ REPS=${REPS:-5}
 WORK=${WORK:-60}
 LOAD=${LOAD:-20}
 RANKS=${RANKS:-"8 16"}
-KERNELS=${KERNELS:-"synthetic seismic"}
+KERNELS=${KERNELS:-"synthetic seismic drift"}
 POLICIES=${POLICIES:-"none static static-equal hetlb hetlb-global besteffort2-vl zoltan:1 zoltan:2 zoltan:3 zoltan:5 zoltan:10 zoltan:100 zoltan-imbalance:1.1"}
 RATIOS=${RATIOS:-"compute short transfer"}
 SCENARIOS=${SCENARIOS:-"steady peak slowdown"}
@@ -53,7 +55,8 @@ for kernel in $KERNELS; do
   case $kernel in
     synthetic) ratios=$RATIOS kopt="" tprefix="" ;;
     seismic) ratios=$(echo "$RATIOS" | grep -o compute || true) kopt="--kernel seismic" tprefix="seismic-" ;;
-    *) echo "compare-peers-dynamic: KERNELS: $kernel: expected synthetic or seismic" >&2; exit 2 ;;
+    drift) ratios=$(echo "$RATIOS" | grep -o compute || true) kopt="--kernel drift" tprefix="drift-" ;;
+    *) echo "compare-peers-dynamic: KERNELS: $kernel: expected synthetic, seismic or drift" >&2; exit 2 ;;
   esac
   for np in $RANKS; do
     case $np in
@@ -109,7 +112,7 @@ done
 python3 bench/peers/summarize_dynamic.py "$OUT" --repetitions "$REPS"
 for kernel in $KERNELS; do
   tprefix=""
-  [ "$kernel" = seismic ] && tprefix="seismic-"
+  [ "$kernel" != synthetic ] && tprefix="$kernel-"
   for np in $RANKS; do
     for scenario in $SCENARIOS; do
       set --

@@ -22,6 +22,7 @@ ORDER = ["none", "static", "static-equal", "hetlb", "hetlb-global", "besteffort1
          "besteffort2-vl", "makhoul-vl"]
 SHORT = {"besteffort1": "be1", "besteffort2": "be2", "makhoul": "mak", "besteffort1-vl": "be1-vl",
          "besteffort2-vl": "be2-vl", "makhoul-vl": "mak-vl", "hetlb-global": "global", "static-equal": "static="}
+KERNEL_ORDER = ["synthetic", "seismic", "drift"]
 RATIO_ORDER = ["compute", "short", "data", "transfer"]  # "data": the name of "short" before it was renamed
 SCENARIO_ORDER = ["steady", "peak", "slowdown"]
 SPEEDS_LABEL = {"steady": "1x-6x", "peak": "1x-6x, peak", "slowdown": "1x-6x, slowdown"}
@@ -93,7 +94,7 @@ def main():
              "|" + "---|" * (len(POLICIES) + 10 + (3 if defaults else 0))]
     def rank_of(order, v):
         return order.index(v) if v in order else len(order)
-    for key in sorted(cells, key=lambda k: (k[0] != "synthetic", rank_of(RATIO_ORDER, k[3]), k[1],
+    for key in sorted(cells, key=lambda k: (rank_of(KERNEL_ORDER, k[0]), rank_of(RATIO_ORDER, k[3]), k[1],
                                             rank_of(SCENARIO_ORDER, k[2]), k[4] != "random")):
         medians = {}
         for p, runs in cells[key].items():

@@ -3,12 +3,14 @@
 // dynamic comparison with Zoltan (issue 33, docs/peers.md). --kernel synthetic: every item costs
 // --ratio ms on the slowest rank; seismic: the items are examples/seismic's rays, each costing its
 // traced segment count (legs crossed x bisection steps, traced once before the clock), scaled so that
-// the mean is --ratio ms; either cost is spent by waiting (emulation.hpp). Bulk-synchronous: every iteration each rank
+// the mean is --ratio ms; drift: costs that move across the items every iteration (drift_costs); every
+// cost is spent by waiting (emulation.hpp). Bulk-synchronous: every iteration each rank
 // computes every item it holds once, waits the emulated cost (--speeds, --slowdown), calls its balancer
 // (items move only there), and the ranks agree (MPI_Allgather) on the iteration's times. The run ends
 // after --work iterations; rank 0 checks by id that every item is held once, intact, processed exactly
 // --work times (exit 1 otherwise), and prints one CSV line.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -27,6 +29,18 @@
 #include "number_checks.hpp"
 
 namespace {
+
+// --kernel drift: item id's cost in iteration t, a wave of costs travelling across the ids (one period
+// every kDriftPeriod iterations), 9x from the cheapest item to the costliest and a mean of exactly 1 in
+// every iteration (the sines of n evenly spaced phases add up to 0): a zoom's rows, whose costs move.
+constexpr double kDriftPeriod = 30;
+std::vector<double> drift_costs(std::uint64_t n, long t) {
+  constexpr double kTwoPi = 6.283185307179586;
+  std::vector<double> c(n);
+  for (std::uint64_t i = 0; i < n; ++i)
+    c[i] = 1.0 + 0.8 * std::sin(kTwoPi * (static_cast<double>(i) / static_cast<double>(n) - static_cast<double>(t) / kDriftPeriod));
+  return c;
+}
 
 struct Options {
   std::string balancer = "none", initial = "random", kernel = "synthetic", speeds, trace;
@@ -132,6 +146,12 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
     }
     for (double& c : costs) c *= static_cast<double>(total) / sum;
   }
+  // Drift: the balancers start from the costs before the first iteration and then see, after each
+  // iteration, the cost every item had in it (what a program measures); the emulation spends the
+  // iteration's own costs.
+  const bool drift = o.kernel == "drift";
+  std::vector<double> drift_now;
+  if (drift) costs = drift_costs(total, 0);
   peers::ItemMap items;
   for (std::uint64_t id = first; id < first + static_cast<std::uint64_t>(loads[static_cast<std::size_t>(rank)]); ++id) {
     std::vector<unsigned char>& b = items[id];
@@ -145,6 +165,7 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
   settings.tau = static_cast<double>(total) / size * unit;
   settings.item_bytes = o.item_bytes;
   settings.costs = costs;
+  if (drift) settings.live_costs = &costs;
   std::unique_ptr<peers::Balancer> balancer = peers::make_balancer(choice, settings, comm);
 
   Run out;
@@ -156,18 +177,21 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
   std::vector<double> all(2 * static_cast<std::size_t>(size));
   for (long iteration = 1;; ++iteration) {
     const double from = MPI_Wtime();
+    if (drift) drift_now = drift_costs(total, iteration);
+    const std::vector<double>& spent = drift ? drift_now : costs;
     double processed = 0;
     for (auto& [id, bytes] : items) {
       auto* h = reinterpret_cast<diffuse::ItemHeader*>(bytes.data());
       if (h->times >= static_cast<std::uint64_t>(o.work)) continue;
       if (o.skip_one && id == 0 && iteration == 1) continue;  // the check must see this
       // The computation is the emulated wait below; the seismic result is the ray's traced travel time.
-      h->result = costs.empty() ? diffuse::compute(*h, id, nullptr, 0) : travel_times[id];
+      h->result = travel_times.empty() ? diffuse::compute(*h, id, nullptr, 0) : travel_times[id];
       ++h->times;
-      processed += costs.empty() ? 1.0 : costs[id];
+      processed += spent.empty() ? 1.0 : spent[id];
     }
     emulation.spend(from, start, processed);
     const double computed = MPI_Wtime() - from;
+    if (drift) costs = drift_now;  // what the balancers see: this iteration's costs
     t = MPI_Wtime();
     if (iteration < o.work) balancer->after_iteration(items, iteration, computed, processed);
     out.balancer_seconds += MPI_Wtime() - t;
@@ -243,9 +267,10 @@ int main(int argc, char** argv) {
       ->check(hetlb::cli::whole_number<long>(1, 1000000));
   app.add_option("--ratio", o.ratio, "ms per item on the slowest rank (seismic: the mean; emulated by waiting)")
       ->capture_default_str();
-  app.add_option("--kernel", o.kernel, "synthetic (every item costs --ratio) or seismic (examples/seismic's rays, "
-                 "each costing its traced segment count, scaled to a mean of --ratio)")
-      ->check(CLI::IsMember({"synthetic", "seismic"}))->capture_default_str();
+  app.add_option("--kernel", o.kernel, "synthetic (every item costs --ratio), seismic (examples/seismic's rays, "
+                 "each costing its traced segment count, scaled to a mean of --ratio) or drift (costs from 0.2 to "
+                 "1.8 x --ratio that move across the items every iteration, a period of 30)")
+      ->check(CLI::IsMember({"synthetic", "seismic", "drift"}))->capture_default_str();
   app.add_option("--item-bytes", o.item_bytes, "bytes per item")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of the random initial load and of the rays")->capture_default_str();
   app.add_option("--trace", o.trace, "CSV of the iteration-time imbalance over time (rank 0)");

@@ -185,7 +185,7 @@ class StaticBalancer : public Balancer {
 class HetlbBalancer : public Balancer {
  public:
   HetlbBalancer(const BalancerChoice& c, const BalancerSettings& s, MPI_Comm comm)
-      : item_bytes_(s.item_bytes), costs_(s.costs) {
+      : item_bytes_(s.item_bytes), costs_(s.costs), live_costs_(s.live_costs) {
     hetlb::mpi::DiffusionOptions o;
     o.bulk_synchronous = true;
     o.end_on_convergence = false;  // the work ends the run
@@ -219,14 +219,18 @@ class HetlbBalancer : public Balancer {
     }
     lb_->start();
   }
-  void after_iteration(ItemMap&, long, double computed, double) override {
-    if (!lb_->finished()) lb_->iteration_done(computed);
+  void after_iteration(ItemMap& items, long, double computed, double) override {
+    if (lb_->finished()) return;
+    if (live_costs_)  // the cost each item held had in the iteration just computed
+      for (const auto& entry : items) lb_->set_cost(entry.first, live_costs_->at(entry.first));
+    lb_->iteration_done(computed);
   }
   void finish(ItemMap&) override { lb_->stop(); }
 
  private:
   std::size_t item_bytes_;
   std::vector<double> costs_;
+  const std::vector<double>* live_costs_;
   ItemMap* items_ = nullptr;
   hetlb::mpi::ItemCallbacks callbacks_;
   std::unique_ptr<hetlb::mpi::Diffusion> lb_;
@@ -240,7 +244,8 @@ class HetlbBalancer : public Balancer {
 class ZoltanBalancer : public Balancer {
  public:
   ZoltanBalancer(long period, double threshold, const BalancerSettings& s, MPI_Comm comm)
-      : period_(period), threshold_(threshold), item_bytes_(s.item_bytes), costs_(s.costs), comm_(comm) {}
+      : period_(period), threshold_(threshold), item_bytes_(s.item_bytes),
+        costs_(s.costs), live_costs_(s.live_costs), comm_(comm) {}
   void start(ItemMap&) override {}
   void after_iteration(ItemMap& items, long iteration, double computed, double processed) override {
     seconds_ += computed;
@@ -264,7 +269,8 @@ class ZoltanBalancer : public Balancer {
     Objects objects;
     for (const auto& entry : items) {
       objects.ids.push_back(static_cast<ZOLTAN_ID_TYPE>(entry.first));
-      if (!costs_.empty()) objects.weights.push_back(static_cast<float>(costs_.at(entry.first)));
+      if (live_costs_) objects.weights.push_back(static_cast<float>(live_costs_->at(entry.first)));
+      else if (!costs_.empty()) objects.weights.push_back(static_cast<float>(costs_.at(entry.first)));
     }
     zoltan.partition(objects);
     std::vector<std::uint64_t> left;
@@ -300,6 +306,7 @@ class ZoltanBalancer : public Balancer {
   double threshold_;
   std::size_t item_bytes_;
   std::vector<double> costs_;
+  const std::vector<double>* live_costs_;
   MPI_Comm comm_;
   double seconds_ = 0, processed_ = 0;
   std::unique_ptr<Partitioner> zoltan_;

@@ -56,6 +56,9 @@ struct BalancerSettings {
   double tau = 1e-3;           // hetlb: minimum balancing period (the simulator's tau)
   std::size_t item_bytes = 64;
   std::vector<double> costs;   // each item's cost by id, relative (empty: every item costs 1)
+  // Costs that change from iteration to iteration (--kernel drift): the program's vector of each item's
+  // cost in the iteration just computed, updated before each after_iteration (null: `costs` throughout).
+  const std::vector<double>* live_costs = nullptr;
 };
 
 class Balancer {
