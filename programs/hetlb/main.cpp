@@ -15,15 +15,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string(), "print the version, the commit and the versions of SimGrid, MPI and GLPK");
   app.name("hetlb");
   app.require_subcommand(1);
-  hetlb::cli::add_scatter_command(app);
-  hetlb::cli::add_compare_command(app);
-  hetlb::cli::add_simgrid_platform_command(app);
-  hetlb::cli::add_calibrate_command(app);
-  hetlb::cli::add_ring_command(app);
-  hetlb::cli::add_simulate_command(app);
-  hetlb::cli::add_campaign_command(app);
-  hetlb::cli::add_diffusion_platform_command(app);
-  hetlb::cli::add_strategies_command(app);
+  for (auto add_command : hetlb::cli::kCommands) add_command(app);
   if (argc >= 2 && argv[1][0] != '-') {  // an unknown command gets one line naming the known ones
     std::string known;
     bool found = false;

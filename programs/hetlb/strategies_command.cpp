@@ -36,7 +36,7 @@ nlohmann::json rule_json(const diffusion::Rule& r) {
 void add_strategies_command(CLI::App& app) {
   auto format = std::make_shared<std::string>("table");
   auto plugins = std::make_shared<std::vector<std::string>>();
-  CLI::App* sub = app.add_subcommand("strategies", "list the load-balancing strategies and their parameters");
+  CLI::App* sub = app.add_subcommand("strategies", "List the load-balancing strategies and their parameters");
   sub->add_option("--format", *format, "table or json")->check(CLI::IsMember({"table", "json"}))->capture_default_str();
   sub->add_option("--plugin", *plugins, "PATH of a strategy plug-in to list too (repeatable)")
       ->take_all()
