@@ -14,7 +14,6 @@ About 15 s here. HETLB is build/bin/hetlb by default; with --check FILE, prints 
 FILE (docs/study-details.md) holds every row of the table as the runs give it.
 """
 import argparse
-import csv
 import os
 import sys
 import tempfile
@@ -23,17 +22,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from committed_table import print_or_check_lines  # noqa: E402
 from compare_runs import run  # noqa: E402
+from staircase_check import end_state  # noqa: E402  (the loads of a trace's last sample)
 
 SIZES = (16, 32, 48, 64)
 LOAD_PER_NODE = 1000
 BAND = 0.01
-
-
-def end_loads(trace_path, nodes):
-    """The loads of the trace's last sample."""
-    with open(trace_path) as f:
-        last = list(csv.DictReader(f))[-1]
-    return [int(float(last[f"node{i}"])) for i in range(nodes)]
 
 
 def main():
@@ -56,7 +49,7 @@ def main():
                     j = run(options.hetlb, args + (["--virtual-load"] if virtual else []))
                     if "error" in j:
                         sys.exit(f"staircase_sizes.py: {options.hetlb} failed: {j['error']}")
-                    loads = end_loads(trace, n)
+                    loads, _ = end_state(trace, n)
                     if sum(loads) != n * LOAD_PER_NODE:
                         sys.exit(f"staircase_sizes.py: {n} nodes, {initial}, virtual load {virtual}: the loads at the "
                                  f"end add up to {sum(loads)}, expected {n * LOAD_PER_NODE}")
