@@ -43,8 +43,8 @@ std::vector<double> drift_costs(std::uint64_t n, long t) {
 }
 
 struct Options {
-  std::string balancer = "none", initial = "random", kernel = "synthetic", speeds, trace;
-  std::vector<std::string> slowdowns;
+  std::string balancer = "none", initial = "random", kernel = "synthetic", speeds, trace, metrics;
+  std::vector<std::string> slowdowns, hetlb_options;
   double ratio = 1, load_per_node = 30;
   long work = 100;
   std::size_t item_bytes = 1024;
@@ -113,6 +113,11 @@ std::string check(const peers::ItemMap& items, std::uint64_t total, long work, s
 int run(const Options& o, int rank, int size, MPI_Comm comm) {
   // Checks first: the same arguments give the same error on every rank, before any collective.
   const peers::BalancerChoice choice = peers::parse_balancer(o.balancer);
+  for (const std::string& key_value : o.hetlb_options) peers::check_hetlb_option(key_value);
+  if (!o.metrics.empty() && choice.kind != peers::BalancerChoice::Kind::Hetlb)
+    throw std::invalid_argument("--metrics: expected a balancer of hetlb's (hetlb, hetlb-global or a named variant), not " + o.balancer);
+  if (!o.hetlb_options.empty() && choice.kind != peers::BalancerChoice::Kind::Hetlb)
+    throw std::invalid_argument("--hetlb-option: expected a balancer of hetlb's (hetlb, hetlb-global or a named variant), not " + o.balancer);
   if (!(o.ratio > 0 && o.ratio <= 1e3)) throw std::invalid_argument("--ratio " + std::to_string(o.ratio) + ": expected a positive number of ms per item, at most 1000");
   if (o.item_bytes < diffuse::kMinItemBytes)
     throw std::invalid_argument("--item-bytes " + std::to_string(o.item_bytes) + ": expected at least " + std::to_string(diffuse::kMinItemBytes));
@@ -166,6 +171,7 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
   settings.item_bytes = o.item_bytes;
   settings.costs = costs;
   if (drift) settings.live_costs = &costs;
+  settings.hetlb_options = o.hetlb_options;
   std::unique_ptr<peers::Balancer> balancer = peers::make_balancer(choice, settings, comm);
 
   Run out;
@@ -211,6 +217,7 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
   balancer->finish(items);
   out.balancer_seconds += MPI_Wtime() - t;
 
+  const std::string metrics = o.metrics.empty() ? std::string() : balancer->metrics_json();  // collective
   const std::string verdict = check(items, total, o.work, o.item_bytes, rays, comm);
   std::uint64_t moved = 0;
   MPI_Reduce(&balancer->received, &moved, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
@@ -233,6 +240,11 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
     f << "date,imbalance\n";
     for (std::size_t k = 0; k < out.dates.size(); ++k) f << out.dates[k] << "," << out.imbalance[k] << "\n";
     if (!f) throw std::runtime_error("--trace " + o.trace + ": cannot write");
+  }
+  if (!o.metrics.empty()) {
+    std::ofstream f(o.metrics);
+    f << metrics << "\n";
+    if (!f) throw std::runtime_error("--metrics " + o.metrics + ": cannot write");
   }
   if (o.header) std::cout << kHeader << "\n";
   std::printf("%d,%s,%s,%g,%zu,%llu,%ld,%.6f,%llu,%.6f,%.6f,%.4f,%s,%s\n", size, o.balancer.c_str(), o.initial.c_str(), o.ratio,
@@ -273,6 +285,11 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"synthetic", "seismic", "drift"}))->capture_default_str();
   app.add_option("--item-bytes", o.item_bytes, "bytes per item")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of the random initial load and of the rays")->capture_default_str();
+  app.add_option("--hetlb-option", o.hetlb_options, "KEY=VALUE: one of hetlb's runtime options changed from its default "
+                 "(a tuning study), KEY one of " + peers::hetlb_option_keys())
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--metrics", o.metrics, "JSON of hetlb's runtime metrics: its global steps (date, predicted gain and "
+                 "cost, work and items moved) and moves (rank 0; hetlb's balancers only)");
   app.add_option("--trace", o.trace, "CSV of the iteration-time imbalance over time (rank 0)");
   app.add_flag("--header", o.header, "print the CSV header first");
   app.add_flag("--skip-one", o.skip_one, "test: item 0 skips its first iteration (the check must fail)");

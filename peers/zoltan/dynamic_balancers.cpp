@@ -12,6 +12,64 @@
 
 namespace peers {
 
+namespace {
+
+// The options a tuning study changes: the speed estimator's, the cadence's and the hybrid's.
+struct OptionField {
+  const char* key;
+  long hetlb::mpi::DiffusionOptions::* whole;
+  double hetlb::mpi::DiffusionOptions::* real;
+};
+constexpr OptionField kOptionFields[] = {
+    {"speed_window", &hetlb::mpi::DiffusionOptions::speed_window, nullptr},
+    {"speed_confirm", &hetlb::mpi::DiffusionOptions::speed_confirm, nullptr},
+    {"speed_time_constant", nullptr, &hetlb::mpi::DiffusionOptions::speed_time_constant},
+    {"speed_hysteresis", nullptr, &hetlb::mpi::DiffusionOptions::speed_hysteresis},
+    {"sync_interval_max", &hetlb::mpi::DiffusionOptions::sync_interval_max, nullptr},
+    {"global_min_interval", &hetlb::mpi::DiffusionOptions::global_min_interval, nullptr},
+    {"total_iterations", &hetlb::mpi::DiffusionOptions::total_iterations, nullptr},
+    {"tolerance", nullptr, &hetlb::mpi::DiffusionOptions::tolerance},
+};
+
+// Sets one KEY=VALUE into o; the runtime's constructor checks the value's range, the same on every rank.
+void apply_hetlb_option(const std::string& key_value, hetlb::mpi::DiffusionOptions& o) {
+  const auto bad = [&](const std::string& why) {
+    return std::invalid_argument("--hetlb-option " + key_value + ": " + why);
+  };
+  const std::size_t eq = key_value.find('=');
+  if (eq == std::string::npos) throw bad("expected KEY=VALUE with KEY one of " + hetlb_option_keys());
+  const std::string key = key_value.substr(0, eq), value = key_value.substr(eq + 1);
+  for (const OptionField& f : kOptionFields) {
+    if (key != f.key) continue;
+    std::size_t used = 0;
+    try {
+      if (f.whole) o.*f.whole = std::stol(value, &used);
+      else o.*f.real = std::stod(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (value.empty() || used != value.size())
+      throw bad(f.whole ? "expected a whole number" : "expected a number");
+    return;
+  }
+  throw bad("unknown key " + key + ": expected one of " + hetlb_option_keys());
+}
+
+}  // namespace
+
+
+std::string hetlb_option_keys() {
+  std::string keys;
+  const std::size_t n = std::size(kOptionFields);
+  for (std::size_t i = 0; i < n; ++i) keys += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(kOptionFields[i].key);
+  return keys;
+}
+
+void check_hetlb_option(const std::string& key_value) {
+  hetlb::mpi::DiffusionOptions o;
+  apply_hetlb_option(key_value, o);
+}
+
 BalancerChoice parse_balancer(const std::string& name) {
   BalancerChoice c;
   const auto bad = [&](const std::string& why) {
@@ -198,6 +256,7 @@ class HetlbBalancer : public Balancer {
       o.min_balancing_period = std::min(s.tau, 60.0);  // the runtime's bound (docs/limits.md)
       o.min_computing_period = o.min_balancing_period / 10;
     }
+    for (const std::string& key_value : s.hetlb_options) apply_hetlb_option(key_value, o);
     callbacks_.size = [this](std::uint64_t) { return item_bytes_; };
     callbacks_.pack = [this](std::uint64_t id, void* buffer) {
       auto it = items_->find(id);
@@ -226,6 +285,7 @@ class HetlbBalancer : public Balancer {
     lb_->iteration_done(computed);
   }
   void finish(ItemMap&) override { lb_->stop(); }
+  std::string metrics_json() override { return lb_->metrics_json(); }
 
  private:
   std::size_t item_bytes_;

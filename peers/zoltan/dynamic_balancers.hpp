@@ -59,7 +59,15 @@ struct BalancerSettings {
   // Costs that change from iteration to iteration (--kernel drift): the program's vector of each item's
   // cost in the iteration just computed, updated before each after_iteration (null: `costs` throughout).
   const std::vector<double>* live_costs = nullptr;
+  // hetlb's runtime options changed from their defaults for a tuning study (--hetlb-option KEY=VALUE):
+  // the keys of hetlb_option_keys(), with DiffusionOptions' names.
+  std::vector<std::string> hetlb_options;
 };
+
+// The runtime options --hetlb-option may change, joined for a message ("speed_window, ... or tolerance").
+std::string hetlb_option_keys();
+// Throws std::invalid_argument "--hetlb-option X: expected ..." for an unknown key or a bad value.
+void check_hetlb_option(const std::string& key_value);
 
 class Balancer {
  public:
@@ -71,6 +79,8 @@ class Balancer {
   virtual void after_iteration(ItemMap& items, long iteration, double computed, double processed) = 0;
   // Collective; after the last iteration.
   virtual void finish(ItemMap& items) = 0;
+  // Collective, after finish(): hetlb's runtime metrics as JSON (global steps, moves); "" for the others.
+  virtual std::string metrics_json() { return {}; }
   std::uint64_t received = 0;  // items this rank received
 };
 

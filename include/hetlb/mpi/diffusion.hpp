@@ -80,7 +80,7 @@ struct DiffusionOptions {
   // samples beyond a factor 2 of it are a new speed, taken at once (0: never; the smoothing alone).
   // Convergence is declared only once every rank has `speed_window` samples.
   long speed_window = 3;
-  long speed_confirm = 3;
+  long speed_confirm = 2;
   // Bulk-synchronous mode with sync_interval = 0 (adaptive): the longest interval between agreement
   // calls once every rank is in its band (the interval doubles from 1 up to it).
   long sync_interval_max = 8;
@@ -100,7 +100,7 @@ struct DiffusionOptions {
   // 0: unknown, estimated as many again as made so far (at least `iterations`).
   long total_iterations = 0;
   // Calls between two global steps, at least.
-  long global_min_interval = 4;
+  long global_min_interval = 2;
 };
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
 // this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes

@@ -83,7 +83,7 @@ struct DiffusionConfig {
 // that take none spaced by doubling gaps up to kGlobalMaxGap periods; the hybrid rule discounts an
 // imbalance below kGlobalMargin (the MPI runtime's defaults: global_min_interval, sync_interval_max,
 // speed_hysteresis).
-inline constexpr long kGlobalMinInterval = 4;
+inline constexpr long kGlobalMinInterval = 2;
 inline constexpr long kGlobalMaxGap = 8;
 inline constexpr double kGlobalMargin = 0.1;
 

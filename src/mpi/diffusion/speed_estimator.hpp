@@ -8,9 +8,10 @@
 //        s <- s + a (y - s),   y = clamp(x / d, s / 2, 2 s),   a = 1 - exp(-1 / N),
 //    N the time constant in iterations (3 by default): a change within a factor 2 is followed to 63%
 //    after N iterations and 95% after 3N; one iteration stretched by preemption moves s by 14% at most.
-//  - persistent change: C consecutive samples beyond the clip on the same side (C = confirm, 3 by
-//    default; 0: never; the clip of the estimate before the first of them) are a new speed, not preemption: s is reset to their median (a 3x slowdown is
-//    followed after C iterations instead of about 12).
+//  - persistent change: C consecutive samples beyond the clip on the same side (C = confirm, 2 by
+//    default; 0: never; the clip of the estimate before the first of them) are a new speed, not
+//    preemption (one stretched iteration is not): s is reset to their median (a 3x slowdown is followed
+//    after C iterations instead of about 12).
 // Iterations without load or without measurable time (d <= 0) leave s unchanged. The speed the rank
 // uses and reports, u, follows s with a hysteresis h (10% by default): u <- s when |s - u| > h u, and
 // at every stage-1 sample and reset. Measurement noise below h then leaves the decisions and the
@@ -26,7 +27,7 @@ namespace hetlb::mpi::detail {
 class SpeedEstimator {
  public:
   explicit SpeedEstimator(double time_constant_iterations = 3, double hysteresis = 0.1, long window = 3,
-                          long confirm = 3)
+                          long confirm = 2)
       : weight_(1 - std::exp(-1 / time_constant_iterations)),
         hysteresis_(hysteresis),
         window_(std::max(1L, window)),
