@@ -29,6 +29,7 @@ constexpr OptionField kOptionFields[] = {
     {"global_min_interval", &hetlb::mpi::DiffusionOptions::global_min_interval, nullptr},
     {"total_iterations", &hetlb::mpi::DiffusionOptions::total_iterations, nullptr},
     {"tolerance", nullptr, &hetlb::mpi::DiffusionOptions::tolerance},
+    {"min_balancing_period", nullptr, &hetlb::mpi::DiffusionOptions::min_balancing_period},
 };
 
 // Sets one KEY=VALUE into o; the runtime's constructor checks the value's range, the same on every rank.
