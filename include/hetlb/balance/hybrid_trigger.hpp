@@ -26,6 +26,12 @@ namespace hetlb::balance {
 // Iterations left: declared > 0: max(0, declared - done); otherwise max(done, minimum).
 double iterations_left(long done, long declared, long minimum);
 
+// The cost of moving one unit of work, measured on a step that took `step_seconds` and moved `busiest`
+// units to or from its busiest rank: the step's duration less one collective's latency, which the cost
+// charges apart (collective_seconds; the step's messages wait for the slowest partner as a collective
+// does, so counting it in both would charge it twice). `previous` when nothing moved.
+double seconds_per_work(double step_seconds, double collective_seconds, double busiest, double previous);
+
 struct TriggerInputs {
   double iteration_seconds = 0;   // the measured iteration time, s
   double iterations_left = 0;

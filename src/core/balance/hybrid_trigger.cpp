@@ -16,6 +16,11 @@ double iterations_left(long done, long declared, long minimum) {
   return static_cast<double>(std::max({done, minimum, 0L}));
 }
 
+double seconds_per_work(double step_seconds, double collective_seconds, double busiest, double previous) {
+  if (!(busiest > 0)) return previous;
+  return std::max(0.0, step_seconds - std::max(0.0, collective_seconds)) / busiest;
+}
+
 HybridTrigger::HybridTrigger(long min_interval, double margin) : min_interval_(min_interval), margin_(margin) {
   if (min_interval < 1)
     throw Error(fmt::format("global step: min_interval = {}; expected at least 1 iteration", min_interval));

@@ -207,5 +207,29 @@ TEST(HybridTrigger, RefusesBadParameters) {
   EXPECT_THROW(HybridTrigger(1, -0.1), Error);
 }
 
+// The measured cost per unit of work leaves out the collective's latency, which the cost charges apart:
+// a step of 8 ms whose collective waits 2 ms, moving 30 units at its busiest rank, costs 0.2 ms a unit,
+// and the next step's predicted cost is then 2 ms + 0.2 ms x its busiest, not 2 ms more; nothing moved
+// keeps the last measure; a step shorter than the latency is free to move.
+TEST(HybridTrigger, SecondsPerWorkLeaveTheCollectivesLatencyToTheCost) {
+  EXPECT_DOUBLE_EQ(seconds_per_work(8e-3, 2e-3, 30, 1.0), 0.2e-3);
+  EXPECT_DOUBLE_EQ(seconds_per_work(8e-3, 0, 40, 1.0), 0.2e-3);
+  EXPECT_DOUBLE_EQ(seconds_per_work(8e-3, 2e-3, 0, 0.5), 0.5);
+  EXPECT_DOUBLE_EQ(seconds_per_work(1e-3, 2e-3, 10, 0.5), 0.0);
+  EXPECT_DOUBLE_EQ(seconds_per_work(8e-3, -1, 40, 0.5), 0.2e-3);
+  HybridTrigger t(1, 0);
+  GlobalStep plan;
+  plan.moved = 10;
+  plan.busiest = 10;
+  plan.time_before = 2;
+  plan.time_after = 1;
+  TriggerInputs in;
+  in.iteration_seconds = 1e-3;
+  in.iterations_left = 10;
+  in.collective_seconds = 2e-3;
+  in.seconds_per_work = seconds_per_work(8e-3, 2e-3, 30, 0);
+  EXPECT_NEAR(t.evaluate(plan, in).cost, 2e-3 + 2e-3, 1e-12);
+}
+
 }  // namespace
 }  // namespace hetlb::balance

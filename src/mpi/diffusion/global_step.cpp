@@ -221,7 +221,7 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   for (Outgoing& o : sends) MPI_Wait(&o.request, MPI_STATUS_IGNORE);
   reset_diffusion_state();
   const double seconds = now() - step_start;
-  seconds_per_work_ = plan.busiest > 0 ? seconds / plan.busiest : seconds_per_work_;
+  seconds_per_work_ = balance::seconds_per_work(seconds, in.collective_seconds, plan.busiest, seconds_per_work_);
   global_steps_.push_back({calls_, step_start - t0_, d.gain, d.cost, plan.moved, items});
   return true;
 }
