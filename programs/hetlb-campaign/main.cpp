@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <iterator>
+#include <list>
 #include <memory>
 #include <thread>
 
@@ -43,6 +45,55 @@ std::string receive(int from, int tag, int* source = nullptr) {
   return s;
 }
 
+// Rank 0's messages to the workers, sent without blocking: a blocking send to a rank that died (killed
+// between its report and the reply) can wait forever inside MPI, where no heartbeat is checked. Each
+// message stays here until its send completes; one to a rank taken for dead is abandoned (its buffer
+// kept: after a loss the process leaves without MPI_Finalize).
+class Outbox {
+ public:
+  void post(std::string text, int to, int tag) {
+    Pending& p = pending_.emplace_back();
+    p.bytes = std::move(text);
+    MPI_Isend(p.bytes.data(), static_cast<int>(p.bytes.size()), MPI_CHAR, to, tag, MPI_COMM_WORLD, &p.request);
+    p.to = to;
+  }
+  void progress() {  // completes what it can; never waits
+    for (auto it = pending_.begin(); it != pending_.end();) {
+      int done = 0;
+      MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+      it = done ? pending_.erase(it) : std::next(it);
+    }
+  }
+  void abandon(int to) {  // a rank taken for dead: its messages are never waited for
+    for (auto it = pending_.begin(); it != pending_.end();)
+      if (it->to == to) {
+        abandoned_.splice(abandoned_.end(), pending_, it++);
+      } else {
+        ++it;
+      }
+  }
+  // Waits for every message to a live rank, checking `alive` between tests.
+  template <class Alive>
+  void flush(Alive alive) {
+    for (;;) {
+      for (auto it = pending_.begin(); it != pending_.end();)
+        if (!alive(it->to)) abandoned_.splice(abandoned_.end(), pending_, it++);
+        else ++it;
+      progress();
+      if (pending_.empty()) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+
+ private:
+  struct Pending {
+    std::string bytes;
+    MPI_Request request = MPI_REQUEST_NULL;
+    int to = 0;
+  };
+  std::list<Pending> pending_, abandoned_;
+};
+
 // Rank 0: hands out settings, records outcomes. Polls (MPI_Iprobe + sleep) rather than blocking, so
 // it leaves the cores to the simulations. A worker silent for 5 heartbeats is taken for dead (under
 // `mpirun --enable-recovery` the other ranks go on): its run in progress is lost.
@@ -69,7 +120,9 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
   // A row that cannot be recorded or a plug-in replaced since the start: no run starts and no row is
   // recorded after it; every worker is stopped when it next reports, then the error ends the campaign.
   std::string failure;
+  Outbox outbox;
   for (int active = workers; active > 0;) {
+    outbox.progress();
     int flag = 0;
     MPI_Status st;
     MPI_Iprobe(MPI_ANY_SOURCE, kHeartbeat, MPI_COMM_WORLD, &flag, &st);
@@ -85,6 +138,7 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
         const auto i = static_cast<std::size_t>(w);
         if (dead[i] || stopped[i] || silent < 5 * heartbeat) continue;
         dead[i] = true;
+        outbox.abandon(w);
         --active;
         ++served.lost;
         fmt::print(stderr, "hetlb-campaign: rank {} silent for {:.1f} s, taken for dead: {}\n", w, silent,
@@ -108,7 +162,7 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
         failure = e.what();
       }
     if (dead[w] || stopped[w]) {  // back after being taken for dead: stop it
-      send("", worker, kToWorker);
+      outbox.post("", worker, kToWorker);
       stopped[w] = true;
       continue;
     }
@@ -121,10 +175,10 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
       running[w] = static_cast<long>(todo[next]);
       std::string task = fmt::format("{}{}{}", todo[next], kSep, spec.timeout);
       for (const auto& a : spec.settings[todo[next]].args) task += kSep + a;
-      send(task, worker, kToWorker);
+      outbox.post(std::move(task), worker, kToWorker);
       ++next;
     } else {
-      send("", worker, kToWorker);
+      outbox.post("", worker, kToWorker);
       stopped[w] = true;
       --active;
     }
@@ -132,8 +186,15 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
   // Stopped workers wait for the verdict: a dead rank cannot take part in MPI_Finalize, so after a
   // loss every rank leaves without it (every row is recorded by then).
   int verdict = served.lost > 0 ? 1 : 0;
+  std::vector<MPI_Request> verdicts;
   for (int w = 1; w <= workers; ++w)
-    if (stopped[static_cast<std::size_t>(w)]) MPI_Send(&verdict, 1, MPI_INT, w, kVerdict, MPI_COMM_WORLD);
+    if (stopped[static_cast<std::size_t>(w)]) {
+      MPI_Request& r = verdicts.emplace_back();
+      MPI_Isend(&verdict, 1, MPI_INT, w, kVerdict, MPI_COMM_WORLD, &r);
+    }
+  // Every stopped worker is alive (it reported last): its messages complete.
+  outbox.flush([&](int w) { return !dead[static_cast<std::size_t>(w)]; });
+  MPI_Waitall(static_cast<int>(verdicts.size()), verdicts.data(), MPI_STATUSES_IGNORE);
   if (!failure.empty()) {
     if (served.lost > 0) {  // a dead rank cannot take part in MPI_Finalize: leave now
       std::cerr << "hetlb-campaign: error: " << failure << "\n";
