@@ -16,6 +16,7 @@
 #include <iostream>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -114,10 +115,9 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
   // Checks first: the same arguments give the same error on every rank, before any collective.
   const peers::BalancerChoice choice = peers::parse_balancer(o.balancer);
   for (const std::string& key_value : o.hetlb_options) peers::check_hetlb_option(key_value);
-  if (!o.metrics.empty() && choice.kind != peers::BalancerChoice::Kind::Hetlb)
-    throw std::invalid_argument("--metrics: expected a balancer of hetlb's (hetlb, hetlb-global or a named variant), not " + o.balancer);
-  if (!o.hetlb_options.empty() && choice.kind != peers::BalancerChoice::Kind::Hetlb)
-    throw std::invalid_argument("--hetlb-option: expected a balancer of hetlb's (hetlb, hetlb-global or a named variant), not " + o.balancer);
+  for (const auto& [name, given] : {std::pair{"--metrics", !o.metrics.empty()}, std::pair{"--hetlb-option", !o.hetlb_options.empty()}})
+    if (given && choice.kind != peers::BalancerChoice::Kind::Hetlb)
+      throw std::invalid_argument(std::string(name) + ": expected a balancer of hetlb's (hetlb, hetlb-global or a named variant), not " + o.balancer);
   if (!(o.ratio > 0 && o.ratio <= 1e3)) throw std::invalid_argument("--ratio " + std::to_string(o.ratio) + ": expected a positive number of ms per item, at most 1000");
   if (o.item_bytes < diffuse::kMinItemBytes)
     throw std::invalid_argument("--item-bytes " + std::to_string(o.item_bytes) + ": expected at least " + std::to_string(diffuse::kMinItemBytes));

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "hetlb/choices_text.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "hetlb/scatter/solve.hpp"
 #include "zoltan_partition.hpp"
@@ -58,12 +59,10 @@ void apply_hetlb_option(const std::string& key_value, hetlb::mpi::DiffusionOptio
 
 }  // namespace
 
-
 std::string hetlb_option_keys() {
-  std::string keys;
-  const std::size_t n = std::size(kOptionFields);
-  for (std::size_t i = 0; i < n; ++i) keys += (i == 0 ? "" : i + 1 == n ? " or " : ", ") + std::string(kOptionFields[i].key);
-  return keys;
+  std::vector<std::string> keys;
+  for (const OptionField& f : kOptionFields) keys.emplace_back(f.key);
+  return hetlb::choices_text(keys);
 }
 
 void check_hetlb_option(const std::string& key_value) {

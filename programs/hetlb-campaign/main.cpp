@@ -66,23 +66,12 @@ class Outbox {
   }
   void abandon(int to) {  // a rank taken for dead: its messages are never waited for
     for (auto it = pending_.begin(); it != pending_.end();)
-      if (it->to == to) {
-        abandoned_.splice(abandoned_.end(), pending_, it++);
-      } else {
-        ++it;
-      }
+      if (it->to == to) abandoned_.splice(abandoned_.end(), pending_, it++);
+      else ++it;
   }
-  // Waits for every message to a live rank, checking `alive` between tests.
-  template <class Alive>
-  void flush(Alive alive) {
-    for (;;) {
-      for (auto it = pending_.begin(); it != pending_.end();)
-        if (!alive(it->to)) abandoned_.splice(abandoned_.end(), pending_, it++);
-        else ++it;
-      progress();
-      if (pending_.empty()) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
+  // Waits for every message not abandoned (to live ranks).
+  void flush() {
+    for (progress(); !pending_.empty(); progress()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 
  private:
@@ -192,8 +181,8 @@ Served serve(const Spec& spec, const Options& o, ResultsFile& file, int workers,
       MPI_Request& r = verdicts.emplace_back();
       MPI_Isend(&verdict, 1, MPI_INT, w, kVerdict, MPI_COMM_WORLD, &r);
     }
-  // Every stopped worker is alive (it reported last): its messages complete.
-  outbox.flush([&](int w) { return !dead[static_cast<std::size_t>(w)]; });
+  // Every stopped worker is alive (it reported last) and a dead one's messages were abandoned.
+  outbox.flush();
   MPI_Waitall(static_cast<int>(verdicts.size()), verdicts.data(), MPI_STATUSES_IGNORE);
   if (!failure.empty()) {
     if (served.lost > 0) {  // a dead rank cannot take part in MPI_Finalize: leave now
