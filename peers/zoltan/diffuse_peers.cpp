@@ -172,6 +172,7 @@ int run(const Options& o, int rank, int size, MPI_Comm comm) {
   settings.costs = costs;
   if (drift) settings.live_costs = &costs;
   settings.hetlb_options = o.hetlb_options;
+  settings.iteration_calls = o.work - 1;  // after_iteration follows every iteration but the last
   std::unique_ptr<peers::Balancer> balancer = peers::make_balancer(choice, settings, comm);
 
   Run out;

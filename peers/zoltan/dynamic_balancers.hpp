@@ -7,7 +7,8 @@
 //                        (with item costs: each rank's share of the plan becomes its share of the cost);
 //   hetlb                hetlb's runtime with its defaults (what a user gets untuned): bulk-synchronous,
 //                        balancer hybrid (diffusion plus global steps when they pay), balancing by time
-//                        with measured speeds, the items' costs given (set_cost);
+//                        with measured speeds, the items' costs given (set_cost), the number of
+//                        iterations declared (total_iterations, as docs/runtime.md tells a program to);
 //   hetlb-global         the same with the balancer global (a global step whenever some rank is out of
 //                        its band);
 //   besteffort1|besteffort2|makhoul[-vl]
@@ -62,6 +63,9 @@ struct BalancerSettings {
   // hetlb's runtime options changed from their defaults for a tuning study (--hetlb-option KEY=VALUE):
   // the keys of hetlb_option_keys(), with DiffusionOptions' names.
   std::vector<std::string> hetlb_options;
+  // The calls to the balancer the program makes (one per iteration but the last), which `hetlb` and
+  // `hetlb-global` declare as a user is told to (docs/runtime.md: total_iterations); 0: undeclared.
+  long iteration_calls = 0;
 };
 
 // The runtime options --hetlb-option may change, joined for a message ("speed_window, ... or tolerance").
