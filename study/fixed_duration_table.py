@@ -25,18 +25,19 @@ def variant(r):
     return v + (" +v" if r["virtual_load"] == "true" else "")
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: fixed_duration_table.py NODES [random]")
-    nodes, only_random = sys.argv[1], sys.argv[2:] == ["random"]
+def figures(rows, nodes, only_random=False):
+    """The figures from `rows` (fixed-duration.csv's, NODES as written there), over the complete configurations:
+    per ratio that has some, (wins {variant: count}, {variant: mean rank by computed load}, {variant: mean rank by
+    data moved}, {strategy: median computed load with / without virtual load}, {(k, suffix): median data moved,
+    best effort k over k = 1}, configurations); then how many of them `none` computes the least in (ties
+    included), and how many there are."""
     cfg = defaultdict(dict)
-    for r in csv.DictReader(open(RESULTS)):
+    for r in rows:
         if r["nodes"] != nodes or (only_random and r["initial"] != "random"):
             continue
         key = (r["platform"], r["topology"], r["initial"], r["seed"], r["ratio"], r["integer"])
         cfg[key][variant(r)] = r
     complete = [c for c in cfg if len(cfg[c]) == 12]
-    print(f"{nodes} nodes: {len(complete)} complete configurations")
 
     def val(c, v, metric="computed_load"):
         return float(cfg[c][v][metric])
@@ -45,6 +46,7 @@ def main():
         x = {v: val(c, v, metric) for v in cfg[c]}
         return {v: 1 + sum(1 for u in x if (x[u] > x[v] if higher else x[u] < x[v])) for v in x}
 
+    out = {}
     for ratio in ["10", "1", "0.1"]:
         cs = [c for c in complete if c[4] == ratio]
         if not cs:
@@ -56,24 +58,43 @@ def main():
                 wins[v] += k == 1
             for v, k in ranks(c, "data_transfer_amount", False).items():
                 data_rank[v].append(k)
-        print(f"ratio {ratio} ({len(cs)} configurations)")
-        for v in sorted(wins, key=lambda v: (-wins[v], statistics.mean(mean_rank[v]))):
-            if not v.startswith("none"):
-                print(f"  {v}: wins {wins[v]}/{len(cs)}, mean rank {statistics.mean(mean_rank[v]):.2f}, "
-                      f"mean rank by data moved {statistics.mean(data_rank[v]):.2f}")
+        virtual = {}
         for s in STRATEGIES:
             paired = [val(c, s + " +v") / val(c, s) for c in cs if val(c, s) > 0]
             if paired:
-                print(f"  virtual load, {s}: median with/without {statistics.median(paired):.4f}")
+                virtual[s] = statistics.median(paired)
+        moved = {}
         for k in ["2", "4"]:
             for suffix in ["", " +v"]:
                 base = "besteffort k=1" + suffix
                 paired = [val(c, f"besteffort k={k}{suffix}", "data_transfer_amount") / val(c, base, "data_transfer_amount")
                           for c in cs if val(c, base, "data_transfer_amount") > 0]
                 if paired:
-                    print(f"  data moved, k={k}/k=1{suffix}: median {statistics.median(paired):.3f}")
+                    moved[(k, suffix)] = statistics.median(paired)
+        out[ratio] = (wins, {v: statistics.mean(x) for v, x in mean_rank.items()},
+                      {v: statistics.mean(x) for v, x in data_rank.items()}, virtual, moved, len(cs))
     last = sum(1 for c in complete if val(c, "none") <= min(val(c, v) for v in cfg[c]))
-    print(f"none computes the least (ties included) in {last} of {len(complete)} configurations")
+    return out, last, len(complete)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: fixed_duration_table.py NODES [random]")
+    nodes, only_random = sys.argv[1], sys.argv[2:] == ["random"]
+    with open(RESULTS) as f:
+        out, last, complete = figures(csv.DictReader(f), nodes, only_random)
+    print(f"{nodes} nodes: {complete} complete configurations")
+    for ratio, (wins, mean_rank, data_rank, virtual, moved, count) in out.items():
+        print(f"ratio {ratio} ({count} configurations)")
+        for v in sorted(wins, key=lambda v: (-wins[v], mean_rank[v])):
+            if not v.startswith("none"):
+                print(f"  {v}: wins {wins[v]}/{count}, mean rank {mean_rank[v]:.2f}, "
+                      f"mean rank by data moved {data_rank[v]:.2f}")
+        for s, m in virtual.items():
+            print(f"  virtual load, {s}: median with/without {m:.4f}")
+        for (k, suffix), m in moved.items():
+            print(f"  data moved, k={k}/k=1{suffix}: median {m:.3f}")
+    print(f"none computes the least (ties included) in {last} of {complete} configurations")
 
 
 if __name__ == "__main__":

@@ -54,6 +54,7 @@ import statistics
 import sys
 from collections import Counter, defaultdict
 
+import fixed_duration_table
 import verdicts
 from balance_table import KEY as BALANCE_KEY
 from committed_table import rows_file
@@ -1329,40 +1330,8 @@ def median_gains(nodes, initial="random"):
 
 @functools.lru_cache(maxsize=None)
 def fixed_duration(nodes, random_only=False):
-    """fixed_duration_table.py's figures, unrounded: per ratio, {variant: wins}, {variant: mean rank by computed load},
-    {variant: mean rank by data moved} (its variants: "besteffort k=1 +v"), {strategy: median computed load with / without
-    virtual load}, {(k, suffix): median data moved k / k = 1}; and the configurations where `none` computes the least."""
-    cfg = defaultdict(dict)
-    for r in where("fixed-duration", nodes=nodes):
-        if not random_only or r["initial"] == "random":
-            cfg[(r["platform"], r["topology"], r["initial"], r["seed"], r["ratio"], r["integer"])][fd_variant(r)] = r
-
-    def val(c, v, metric="computed_load"):
-        return float(cfg[c][v][metric])
-
-    def ranks(c, metric, higher):
-        x = {v: val(c, v, metric) for v in cfg[c]}
-        return {v: 1 + sum(1 for u in x if (x[u] > x[v] if higher else x[u] < x[v])) for v in x}
-
-    out = {}
-    for ratio in ("10", "1", "0.1"):
-        cs = [c for c in cfg if c[4] == ratio]
-        wins, rank, data = Counter(), defaultdict(list), defaultdict(list)
-        for c in cs:
-            for v, k in ranks(c, "computed_load", True).items():
-                rank[v].append(k)
-                wins[v] += k == 1
-            for v, k in ranks(c, "data_transfer_amount", False).items():
-                data[v].append(k)
-        virtual = {s: median([val(c, s + " +v") / val(c, s) for c in cs if val(c, s) > 0]) for s in FD_STRATEGIES}
-        moved = {(k, x): median([val(c, f"besteffort k={k}{x}", "data_transfer_amount") /
-                                 val(c, "besteffort k=1" + x, "data_transfer_amount") for c in cs
-                                 if val(c, "besteffort k=1" + x, "data_transfer_amount") > 0])
-                 for k in ("2", "4") for x in ("", " +v")}
-        out[ratio] = (wins, {v: statistics.mean(x) for v, x in rank.items()},
-                      {v: statistics.mean(x) for v, x in data.items()}, virtual, moved, len(cs))
-    last = sum(1 for c in cfg if val(c, "none") <= min(val(c, v) for v in cfg[c]))
-    return out, last, len(cfg)
+    """fixed_duration_table.py's figures, unrounded (fixed_duration_table.figures)."""
+    return fixed_duration_table.figures(where("fixed-duration", nodes=nodes), str(nodes), random_only)
 
 
 def none_beats_virtual_best_effort(nodes, ratio):
@@ -1386,13 +1355,8 @@ def counter_examples(nodes):
     return count, [(row[1], "initial=single" in row[0]) for row in table_after(text, "Counter-examples")]
 
 
-FD_STRATEGIES = ["besteffort k=1", "besteffort k=2", "besteffort k=4", "makhoul", "simple"]
+FD_STRATEGIES = fixed_duration_table.STRATEGIES
 FD_METRICS = ("computed_load", "data_transfer_amount")
-
-
-def fd_variant(r):
-    """fixed_duration_table.py's name of a variant ("besteffort k=1 +v")."""
-    return variant(r).replace(" +virtual", " +v")
 
 
 for _ratio in ("10", "1", "0.1"):
