@@ -239,7 +239,8 @@ class StaticBalancer : public Balancer {
 // hetlb's runtime, bulk-synchronous, balancing by time with measured speeds; the items stay in the
 // program's map and move through the runtime's pack/unpack callbacks, each with its cost (set_cost).
 // `hetlb` and `hetlb-global` set only what the program's structure asks (bulk-synchronous calls, the
-// work ends the run, its number of iterations); the named variants are diffusion alone, as the papers' strategies, tuned to tau.
+// work ends the run, its number of iterations); the named variants are diffusion alone, as the papers'
+// strategies, tuned to tau.
 class HetlbBalancer : public Balancer {
  public:
   HetlbBalancer(const BalancerChoice& c, const BalancerSettings& s, MPI_Comm comm)
@@ -248,8 +249,9 @@ class HetlbBalancer : public Balancer {
     o.bulk_synchronous = true;
     o.end_on_convergence = false;  // the work ends the run
     o.balancer = c.hetlb_balancer;
-    if (c.defaults) o.total_iterations = s.iteration_calls;  // the horizon of the hybrid's trigger
-    if (!c.defaults) {
+    if (c.defaults) {
+      o.total_iterations = s.iteration_calls;  // the horizon of the hybrid's trigger
+    } else {
       o.strategy = c.strategy;
       o.k = c.k;
       o.virtual_load = c.virtual_load;
