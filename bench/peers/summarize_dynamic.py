@@ -14,6 +14,7 @@ T (1 + 2 x 6 / (9 x sum)); with the slowdown (rank 0 3x slower from T / 2 on) th
 at the speeds left: T / 2 + (T / 2) sum / (sum - 4)."""
 import argparse
 import csv
+import math
 import os
 import statistics
 from collections import defaultdict
@@ -88,6 +89,7 @@ def main():
         cells[key][r["balancer"]].append(r)
     summary = []
     row_medians = []
+    row_groups = []  # per row: its ratio label, or drift (the groups of the global/hybrid line)
     defaults = "hetlb" in POLICIES
     extra = " ideal | hetlb / ideal | hetlb / Zoltan best |" if defaults else ""
     lines = ["| kernel | ranks | speeds | ratio | initial | " + " | ".join(short(p) for p in POLICIES) +
@@ -99,6 +101,7 @@ def main():
                                             rank_of(SCENARIO_ORDER, k[2]), k[4] != "random")):
         medians = {}
         row_medians.append(medians)
+        row_groups.append("drift" if key[0] == "drift" else key[3])
         for p, runs in cells[key].items():
             t = [float(r["time_to_solution"]) for r in runs]
             medians[p] = statistics.median(t)
@@ -139,6 +142,16 @@ def main():
               f"{sum(r <= 1.0 for r, _ in against)} of {len(against)} rows, within 1.05 in "
               f"{sum(r <= 1.05 for r, _ in against)}, at most {max(r for r, _ in against):.2f} behind; at or ahead "
               f"of every fixed period in {sum(ahead for _, ahead in against)}")
+    # `global` alone against the defaults (hybrid), over all rows and per group (docs/peers.md).
+    paired = [(g, m["hetlb-global"] / m["hetlb"]) for g, m in zip(row_groups, row_medians)
+              if "hetlb" in m and "hetlb-global" in m]
+    if paired:
+        def gmean(v):
+            return math.exp(sum(map(math.log, v)) / len(v))
+        groups = [("all", [r for _, r in paired])] + [
+            (g, [r for h, r in paired if h == g]) for g in ["compute", "drift", "short", "transfer"]]
+        print("hetlb-global / hetlb (geometric mean of the row medians' ratios, rows where global is faster): " +
+              "; ".join(f"{g} {gmean(v):.2f}, {sum(r < 1 for r in v)} of {len(v)}" for g, v in groups if v))
     with open(os.path.join(out, "dynamic-summary.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(summary[0].keys()))
         w.writeheader()
