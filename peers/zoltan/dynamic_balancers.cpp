@@ -20,6 +20,7 @@ struct OptionField {
   const char* key;
   long hetlb::mpi::DiffusionOptions::* whole;
   double hetlb::mpi::DiffusionOptions::* real;
+  bool hetlb::mpi::DiffusionOptions::* flag = nullptr;
 };
 constexpr OptionField kOptionFields[] = {
     {"speed_window", &hetlb::mpi::DiffusionOptions::speed_window, nullptr},
@@ -31,6 +32,7 @@ constexpr OptionField kOptionFields[] = {
     {"total_iterations", &hetlb::mpi::DiffusionOptions::total_iterations, nullptr},
     {"tolerance", nullptr, &hetlb::mpi::DiffusionOptions::tolerance},
     {"min_balancing_period", nullptr, &hetlb::mpi::DiffusionOptions::min_balancing_period},
+    {"start_step", nullptr, nullptr, &hetlb::mpi::DiffusionOptions::start_step},
 };
 
 // Sets one KEY=VALUE into o; the runtime's constructor checks the value's range, the same on every rank.
@@ -43,6 +45,11 @@ void apply_hetlb_option(const std::string& key_value, hetlb::mpi::DiffusionOptio
   const std::string key = key_value.substr(0, eq), value = key_value.substr(eq + 1);
   for (const OptionField& f : kOptionFields) {
     if (key != f.key) continue;
+    if (f.flag) {
+      if (value != "true" && value != "false") throw bad("expected true or false");
+      o.*f.flag = value == "true";
+      return;
+    }
     std::size_t used = 0;
     try {
       if (f.whole) o.*f.whole = std::stol(value, &used);

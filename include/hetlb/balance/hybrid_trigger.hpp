@@ -32,6 +32,15 @@ double iterations_left(long done, long declared, long minimum);
 // does, so counting it in both would charge it twice). `previous` when nothing moved.
 double seconds_per_work(double step_seconds, double collective_seconds, double busiest, double previous);
 
+// The start step (docs/runtime.md, "Global steps"), taken before the first iteration, when nothing has
+// been measured: `plan` is made with the given speeds, or with equal ones when the speeds are unknown
+// (equal work minimises the worst case of max work_i / speed_i over every assignment of the speeds to
+// the ranks: the slowest speed may fall on the largest work). It is worth taking when it shortens the
+// plan's iteration time by more than the margin: plan.moved > 0 and (1 + margin) x time_after <
+// time_before. No gain or cost is predicted (no iteration time or move cost is known yet); the trigger
+// counts it as provisional, so the first step on measured speeds may follow at the first call.
+bool start_step_worth(const GlobalStep& plan, double margin);
+
 struct TriggerInputs {
   double iteration_seconds = 0;   // the measured iteration time, s
   double iterations_left = 0;

@@ -21,6 +21,10 @@ double seconds_per_work(double step_seconds, double collective_seconds, double b
   return std::max(0.0, step_seconds - std::max(0.0, collective_seconds)) / busiest;
 }
 
+bool start_step_worth(const GlobalStep& plan, double margin) {
+  return plan.moved > 0 && (1 + std::max(0.0, margin)) * plan.time_after < plan.time_before;
+}
+
 HybridTrigger::HybridTrigger(long min_interval, double margin) : min_interval_(min_interval), margin_(margin) {
   if (min_interval < 1)
     throw Error(fmt::format("global step: min_interval = {}; expected at least 1 iteration", min_interval));

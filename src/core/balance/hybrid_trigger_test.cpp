@@ -231,5 +231,48 @@ TEST(HybridTrigger, SecondsPerWorkLeaveTheCollectivesLatencyToTheCost) {
   EXPECT_NEAR(t.evaluate(plan, in).cost, 2e-3 + 2e-3, 1e-12);
 }
 
+// The start step's claim (hybrid_trigger.hpp): with the speeds unknown, the equal-speeds plan's worst
+// case of max work_i / speed_i over every assignment of a set of speeds to the ranks is no worse than
+// the initial work's, checked by enumerating the assignments (p <= 5); and it is taken exactly when it
+// shortens the equal-speeds iteration by more than the margin.
+double worst_over_assignments(const std::vector<double>& work, std::vector<double> speeds) {
+  std::sort(speeds.begin(), speeds.end());
+  double worst = 0;
+  do {
+    double t = 0;
+    for (std::size_t r = 0; r < work.size(); ++r) t = std::max(t, work[r] / speeds[r]);
+    worst = std::max(worst, t);
+  } while (std::next_permutation(speeds.begin(), speeds.end()));
+  return worst;
+}
+
+RC_GTEST_PROP(HybridTrigger, StartStepOnEqualSpeedsMinimisesTheWorstAssignment, ()) {
+  const auto p = static_cast<std::size_t>(*rc::gen::inRange(2, 6));
+  const std::vector<double> work = random_work(p), speeds = random_speeds(p);
+  RC_PRE(std::accumulate(work.begin(), work.end(), 0.0) > 0);
+  const GlobalStep plan = plan_global_step(work, std::vector<double>(p, 1.0), 1.0);
+  RC_ASSERT(worst_over_assignments(plan.target, speeds) <= worst_over_assignments(work, speeds) * (1 + 1e-12));
+  const double margin = *rc::gen::inRange(0, 50) / 100.0;
+  RC_ASSERT(start_step_worth(plan, margin) == (plan.moved > 0 && (1 + margin) * plan.time_after < plan.time_before));
+  if (start_step_worth(plan, margin)) {  // it really shortens the equal-speeds iteration
+    const double before = *std::max_element(work.begin(), work.end());
+    const double after = *std::max_element(plan.target.begin(), plan.target.end());
+    RC_ASSERT(after * (1 + margin) < before);
+  }
+}
+
+TEST(HybridTrigger, StartStep) {
+  // All on one rank: worth it; already even (or within the margin): not; the next step may come at once.
+  EXPECT_TRUE(start_step_worth(plan_global_step({40.0, 0.0, 0.0, 0.0}, {1.0, 1.0, 1.0, 1.0}), 0.1));
+  EXPECT_FALSE(start_step_worth(plan_global_step({10.0, 10.0, 10.0, 10.0}, {1.0, 1.0, 1.0, 1.0}), 0.1));
+  EXPECT_FALSE(start_step_worth(plan_global_step({11.0, 10.0, 10.0, 9.0}, {1.0, 1.0, 1.0, 1.0}), 0.1));
+  EXPECT_TRUE(start_step_worth(plan_global_step({11.0, 10.0, 10.0, 9.0}, {1.0, 1.0, 1.0, 1.0}), 0.05));
+  // Given speeds 2, 1, 1 and the load already in their proportions: nothing to do.
+  EXPECT_FALSE(start_step_worth(plan_global_step({20.0, 10.0, 10.0}, {2.0, 1.0, 1.0}), 0.1));
+  HybridTrigger trigger(4, 0.1);
+  trigger.taken(0, true);
+  EXPECT_TRUE(trigger.due(1));
+}
+
 }  // namespace
 }  // namespace hetlb::balance

@@ -61,6 +61,7 @@ std::vector<std::pair<std::string, std::string>> option_fields(const DiffusionOp
           {"balancer", o.balancer},
           {"total_iterations", fmt::format("{}", o.total_iterations)},
           {"global_min_interval", fmt::format("{}", o.global_min_interval)},
+          {"start_step", o.start_step ? "true" : "false"},
           {"items", application_items ? "application (pack/unpack)" : fmt::format("{} bytes", item_bytes)}};
 }
 

@@ -113,6 +113,7 @@ void DiffusionRuntime::reset_diffusion_state() {
 }
 
 bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
+  declined_ = false;
   if (global_ == MPI_COMM_NULL) return false;
   const bool hybrid = options.balancer == "hybrid";
   // Every condition is the same on every rank: the agreed sums, the options, the call count.
@@ -178,9 +179,13 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   // the iteration, hybrid when its predicted gain exceeds its cost; both at most every min interval.
   const long call = static_cast<long>(calls_);
   const balance::TriggerDecision d = hybrid ? trigger_->decide(call, plan, in) : trigger_->decide_global(call, plan, in);
-  if (!d.step) {  // back off: the next gather later, up to the longest agreement interval; not when the
-                  // gather is cheap (a hundredth of an iteration at most: agreement_cheap), so that a
-                  // change is considered at the next agreement that sees a rank out of its band
+  if (!d.step) {
+    // No step, and no hand-over at this call either (hybrid, bulk_synchronous.cpp): the best plan for the
+    // same work and speeds is not worth its cost, so no other move is. Back off: the next gather later,
+    // up to the longest agreement interval; not when the gather is cheap (a hundredth of an iteration
+    // at most: agreement_cheap), so that a change is considered at the next agreement that sees a rank
+    // out of its band.
+    declined_ = true;
     gather_gap_ = agreement_cheap(in.collective_seconds, in.iteration_seconds)
                       ? 1
                       : std::min(2 * gather_gap_, static_cast<long long>(std::max(options.sync_interval_max,
@@ -195,8 +200,18 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   next_gather_ = calls_ + (gather_soon_ ? 1 : options.global_min_interval);
 
   const double step_start = now();
+  const std::uint64_t items = move_by_plan(plan);
+  const double seconds = now() - step_start;
+  seconds_per_work_ = balance::seconds_per_work(seconds, in.collective_seconds, plan.busiest, seconds_per_work_);
+  global_steps_.push_back({calls_, step_start - t0_, d.gain, d.cost, plan.moved, items});
+  return true;
+}
+
+// This rank's part of a step every rank takes at the same point: diffusion's control messages drained,
+// the transfers of `plan` sent and received (one message each, possibly no item, all sent before any
+// is received), diffusion's state restarted on the items held. Returns the items this rank sent.
+std::uint64_t DiffusionRuntime::move_by_plan(const balance::GlobalStep& plan) {
   drain_control();
-  // The transfers: one message each (possibly no item), sent before any is received.
   std::list<Outgoing> sends;
   std::uint64_t items = 0;
   for (const balance::Transfer& t : plan.transfers) {
@@ -220,10 +235,39 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   }
   for (Outgoing& o : sends) MPI_Wait(&o.request, MPI_STATUS_IGNORE);
   reset_diffusion_state();
-  const double seconds = now() - step_start;
-  seconds_per_work_ = balance::seconds_per_work(seconds, in.collective_seconds, plan.busiest, seconds_per_work_);
-  global_steps_.push_back({calls_, step_start - t0_, d.gain, d.cost, plan.moved, items});
-  return true;
+  return items;
+}
+
+// The start step (start_step; balance::start_step_worth), inside start() before the first iteration:
+// every rank's work held and smallest item cost (one MPI_Allgather), the plan by the given speeds or
+// equal ones (nothing is measured yet), taken when it shortens the iteration by more than the margin.
+// Recorded as the step of call 0, with no predicted gain or cost; the trigger counts it as provisional,
+// so the first step on measured speeds may come at call 1.
+void DiffusionRuntime::bsp_start_step() {
+  if (global_ == MPI_COMM_NULL || !options.start_step) return;
+  if (options.balancer == "hybrid" && store.chooses()) return;  // diffusion alone, as in bsp_global_step
+  const double mine[3] = {store.total_cost(), by_time() && given_speed_ > 0 ? given_speed_ : 1.0,
+                          store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity()};
+  std::vector<double> all(3 * static_cast<std::size_t>(size_));
+  const double gather_start = now();
+  MPI_Allgather(mine, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, global_);
+  gather_seconds_ = now() - gather_start;
+  std::vector<double> work, speeds;
+  double quantum = std::numeric_limits<double>::infinity();
+  for (std::size_t r = 0; r < static_cast<std::size_t>(size_); ++r) {
+    work.push_back(all[3 * r]);
+    speeds.push_back(all[3 * r + 1]);
+    quantum = std::min(quantum, all[3 * r + 2]);
+  }
+  if (!std::isfinite(quantum)) return;  // no item anywhere
+  const balance::GlobalStep plan = balance::plan_global_step(work, speeds, quantum);
+  if (!balance::start_step_worth(plan, options.speed_hysteresis)) return;
+  const double step_start = now();
+  const std::uint64_t items = move_by_plan(plan);
+  // Its measured cost per unit of work moved is the first step's predicted cost (hybrid_trigger.hpp).
+  seconds_per_work_ = balance::seconds_per_work(now() - step_start, gather_seconds_, plan.busiest, seconds_per_work_);
+  trigger_->taken(0, true);
+  global_steps_.push_back({0, step_start - t0_, 0.0, 0.0, plan.moved, items});
 }
 
 }  // namespace hetlb::mpi::detail

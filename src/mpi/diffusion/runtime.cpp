@@ -208,6 +208,11 @@ void DiffusionRuntime::start() {
   next_balance_ = t0_;
   next_wave_ = t0_ + options.min_balancing_period;
   started_ = true;
+  if (options.bulk_synchronous && options.balancer != "diffusion") {  // global steps (global_step.cpp)
+    MPI_Comm_dup(hood.graph, &global_);
+    trigger_.emplace(options.global_min_interval, options.speed_hysteresis);
+    bsp_start_step();
+  }
   begin_iteration();
   // Asynchronous mode, no item on any rank: nothing to balance, every rank has converged at start.
   if (!options.bulk_synchronous && total_items_ == 0 && options.end_on_convergence) {
@@ -221,10 +226,6 @@ void DiffusionRuntime::start() {
     stall_.start(t0_);
     next_agreement_ = sync_interval_;
     bsp_start_wave();
-    if (options.balancer != "diffusion") {  // global steps (global_step.cpp)
-      MPI_Comm_dup(hood.graph, &global_);
-      trigger_.emplace(options.global_min_interval, options.speed_hysteresis);
-    }
   }
   if (threaded) thread_ = std::thread([this] { thread_loop(); });
 }

@@ -92,6 +92,8 @@ class DiffusionRuntime {
   void bsp_check_stall(double since, const std::string& waiting_for, double slack = 0);
   // Global steps (global_step.cpp): true when one was taken at this agreement call.
   bool bsp_global_step(std::unique_lock<std::mutex>& lock);
+  void bsp_start_step();          // the start step (start_step), inside start()
+  std::uint64_t move_by_plan(const balance::GlobalStep& plan);  // this rank's transfers; the items it sent
   void drain_control();           // every control message sent so far received and dropped
   void reset_diffusion_state();   // a fresh NodeState on the items held (after a global step)
   std::string pending_neighbours(const std::vector<MPI_Request>& requests) const;
@@ -204,6 +206,7 @@ class DiffusionRuntime {
   std::vector<diffusion::GlobalStepRecord> global_steps_;
   long long next_gather_ = 1, gather_gap_ = 1;
   bool gather_soon_ = false;  // the last step was on provisional speeds: gather at the next call
+  bool declined_ = false;     // this call's consideration took no step (hybrid: no hand-over either)
   double last_compute_seconds_ = 0, gather_seconds_ = 0, seconds_per_work_ = 0;
 
   // Untimed calls (compute_time.cpp): the blocked-time counter at the iteration's start; why the

@@ -167,8 +167,11 @@ int main(int argc, char** argv) {
     std::uint64_t step_items = 0;
     for (const auto& g : m.global_steps) {
       step_items += g.items;
-      if (balancer == "hybrid" && !(g.gain > g.cost)) code = fail(rank, iteration, "a hybrid step with cost >= gain");
-      if (g.call < 1 || g.call > iteration) code = fail(rank, iteration, "a global step at an impossible call");
+      // Call 0: the start step, on equal speeds (nothing measured yet): no gain or cost predicted.
+      if (g.call == 0 && (g.gain != 0 || g.cost != 0)) code = fail(rank, iteration, "a start step with a prediction");
+      if (balancer == "hybrid" && g.call > 0 && !(g.gain > g.cost))
+        code = fail(rank, iteration, "a hybrid step with cost >= gain");
+      if (g.call < 0 || g.call > iteration) code = fail(rank, iteration, "a global step at an impossible call");
     }
     if (step_items == 0) code = fail(rank, iteration, "the global steps moved no item");
   }
