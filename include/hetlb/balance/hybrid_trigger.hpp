@@ -19,6 +19,8 @@
 // itself starts the min_interval again (at most one early step in a row).
 #pragma once
 
+#include <vector>
+
 #include "hetlb/balance/global_step.hpp"
 
 namespace hetlb::balance {
@@ -33,13 +35,19 @@ double iterations_left(long done, long declared, long minimum);
 double seconds_per_work(double step_seconds, double collective_seconds, double busiest, double previous);
 
 // The start step (docs/runtime.md, "Global steps"), taken before the first iteration, when nothing has
-// been measured: `plan` is made with the given speeds, or with equal ones when the speeds are unknown
+// been measured: `plan` is made from the ranks' `work` with the given speeds, or with equal ones when the speeds are measured
 // (equal work minimises the worst case of max work_i / speed_i over every assignment of the speeds to
-// the ranks: the slowest speed may fall on the largest work). It is worth taking when it shortens the
-// plan's iteration time by more than the margin: plan.moved > 0 and (1 + margin) x time_after <
-// time_before. No gain or cost is predicted (no iteration time or move cost is known yet); the trigger
-// counts it as provisional, so the first step on measured speeds may follow at the first call.
-bool start_step_worth(const GlobalStep& plan, double margin);
+// the ranks: the slowest speed may fall on the largest work). Worth taking when it shortens the plan's
+// iteration time by more than the margin, plan.moved > 0 and (1 + margin) x time_after < time_before,
+// and, with `measured` speeds, some rank holds no work: such a rank cannot measure itself
+// in the first iteration, so the step after it would be on provisional speeds and make this same move
+// anyway; the start step makes it one iteration sooner. When every rank holds work, every rank
+// measures itself and the step after the first iteration goes straight to the measured shares; a start
+// step would be a second move, worth it only if computing a unit costs more than moving it, which
+// nothing measured yet tells (it took 1.1-1.8x the time on the comparison's short and transfer rows).
+// With given speeds the step after the first iteration would make the same plan: the start step moves
+// it one iteration sooner. No gain or cost is predicted; the trigger counts it as provisional.
+bool start_step_worth(const std::vector<double>& work, const GlobalStep& plan, double margin, bool measured);
 
 struct TriggerInputs {
   double iteration_seconds = 0;   // the measured iteration time, s

@@ -21,7 +21,8 @@ double seconds_per_work(double step_seconds, double collective_seconds, double b
   return std::max(0.0, step_seconds - std::max(0.0, collective_seconds)) / busiest;
 }
 
-bool start_step_worth(const GlobalStep& plan, double margin) {
+bool start_step_worth(const std::vector<double>& work, const GlobalStep& plan, double margin, bool measured) {
+  if (measured && std::none_of(work.begin(), work.end(), [](double w) { return !(w > 0); })) return false;
   return plan.moved > 0 && (1 + std::max(0.0, margin)) * plan.time_after < plan.time_before;
 }
 

@@ -253,8 +253,12 @@ RC_GTEST_PROP(HybridTrigger, StartStepOnEqualSpeedsMinimisesTheWorstAssignment, 
   const GlobalStep plan = plan_global_step(work, std::vector<double>(p, 1.0), 1.0);
   RC_ASSERT(worst_over_assignments(plan.target, speeds) <= worst_over_assignments(work, speeds) * (1 + 1e-12));
   const double margin = *rc::gen::inRange(0, 50) / 100.0;
-  RC_ASSERT(start_step_worth(plan, margin) == (plan.moved > 0 && (1 + margin) * plan.time_after < plan.time_before));
-  if (start_step_worth(plan, margin)) {  // it really shortens the equal-speeds iteration
+  const bool empty = std::any_of(work.begin(), work.end(), [](double w) { return w == 0; });
+  RC_ASSERT(start_step_worth(work, plan, margin, false) ==
+            (plan.moved > 0 && (1 + margin) * plan.time_after < plan.time_before));
+  // Measured speeds: only when some rank holds nothing (its first step would be provisional anyway).
+  RC_ASSERT(start_step_worth(work, plan, margin, true) == (empty && start_step_worth(work, plan, margin, false)));
+  if (start_step_worth(work, plan, margin, false)) {  // it really shortens the equal-speeds iteration
     const double before = *std::max_element(work.begin(), work.end());
     const double after = *std::max_element(plan.target.begin(), plan.target.end());
     RC_ASSERT(after * (1 + margin) < before);
@@ -263,12 +267,21 @@ RC_GTEST_PROP(HybridTrigger, StartStepOnEqualSpeedsMinimisesTheWorstAssignment, 
 
 TEST(HybridTrigger, StartStep) {
   // All on one rank: worth it; already even (or within the margin): not; the next step may come at once.
-  EXPECT_TRUE(start_step_worth(plan_global_step({40.0, 0.0, 0.0, 0.0}, {1.0, 1.0, 1.0, 1.0}), 0.1));
-  EXPECT_FALSE(start_step_worth(plan_global_step({10.0, 10.0, 10.0, 10.0}, {1.0, 1.0, 1.0, 1.0}), 0.1));
-  EXPECT_FALSE(start_step_worth(plan_global_step({11.0, 10.0, 10.0, 9.0}, {1.0, 1.0, 1.0, 1.0}), 0.1));
-  EXPECT_TRUE(start_step_worth(plan_global_step({11.0, 10.0, 10.0, 9.0}, {1.0, 1.0, 1.0, 1.0}), 0.05));
+  const auto worth = [](const std::vector<double>& work, const std::vector<double>& speeds, double margin,
+                        bool measured) { return start_step_worth(work, plan_global_step(work, speeds), margin, measured); };
+  const std::vector<double> equal(4, 1.0);
+  EXPECT_TRUE(worth({40.0, 0.0, 0.0, 0.0}, equal, 0.1, true));
+  EXPECT_TRUE(worth({40.0, 0.0, 0.0, 0.0}, equal, 0.1, false));
+  EXPECT_FALSE(worth({10.0, 10.0, 10.0, 10.0}, equal, 0.1, false));
+  EXPECT_FALSE(worth({11.0, 10.0, 10.0, 9.0}, equal, 0.1, false));
+  EXPECT_TRUE(worth({11.0, 10.0, 10.0, 9.0}, equal, 0.05, false));
+  // Measured speeds, every rank holding work (a random start): every rank measures itself in the first
+  // iteration, the step after it goes to the measured shares; no start step.
+  EXPECT_FALSE(worth({30.0, 2.0, 5.0, 3.0}, equal, 0.1, true));
+  EXPECT_TRUE(worth({30.0, 2.0, 5.0, 3.0}, equal, 0.1, false));
+  EXPECT_TRUE(worth({30.0, 0.0, 5.0, 5.0}, equal, 0.1, true));
   // Given speeds 2, 1, 1 and the load already in their proportions: nothing to do.
-  EXPECT_FALSE(start_step_worth(plan_global_step({20.0, 10.0, 10.0}, {2.0, 1.0, 1.0}), 0.1));
+  EXPECT_FALSE(worth({20.0, 10.0, 10.0}, {2.0, 1.0, 1.0}, 0.1, false));
   HybridTrigger trigger(4, 0.1);
   trigger.taken(0, true);
   EXPECT_TRUE(trigger.due(1));

@@ -240,13 +240,15 @@ std::uint64_t DiffusionRuntime::move_by_plan(const balance::GlobalStep& plan) {
 
 // The start step (start_step; balance::start_step_worth), inside start() before the first iteration:
 // every rank's work held and smallest item cost (one MPI_Allgather), the plan by the given speeds or
-// equal ones (nothing is measured yet), taken when it shortens the iteration by more than the margin.
+// equal ones (nothing is measured yet), taken when it shortens the iteration by more than the margin
+// and, with measured speeds, some rank holds no work.
 // Recorded as the step of call 0, with no predicted gain or cost; the trigger counts it as provisional,
 // so the first step on measured speeds may come at call 1.
 void DiffusionRuntime::bsp_start_step() {
   if (global_ == MPI_COMM_NULL || !options.start_step) return;
   if (options.balancer == "hybrid" && store.chooses()) return;  // diffusion alone, as in bsp_global_step
-  const double mine[3] = {store.total_cost(), by_time() && given_speed_ > 0 ? given_speed_ : 1.0,
+  const bool measured = by_time() && given_speed_ == 0;
+  const double mine[3] = {store.total_cost(), measured ? 1.0 : (by_time() ? given_speed_ : 1.0),
                           store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity()};
   std::vector<double> all(3 * static_cast<std::size_t>(size_));
   const double gather_start = now();
@@ -261,7 +263,7 @@ void DiffusionRuntime::bsp_start_step() {
   }
   if (!std::isfinite(quantum)) return;  // no item anywhere
   const balance::GlobalStep plan = balance::plan_global_step(work, speeds, quantum);
-  if (!balance::start_step_worth(plan, options.speed_hysteresis)) return;
+  if (!balance::start_step_worth(work, plan, options.speed_hysteresis, measured)) return;
   const double step_start = now();
   const std::uint64_t items = move_by_plan(plan);
   // Its measured cost per unit of work moved is the first step's predicted cost (hybrid_trigger.hpp).
