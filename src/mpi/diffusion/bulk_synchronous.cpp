@@ -212,7 +212,7 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
       return false;
     }
     const bool stepped = bsp_global_step(lock);  // global_step.cpp: none with the balancer diffusion
-    const bool hand_over = !stepped && handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4], declined_);
+    const bool hand_over = !stepped && handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4]);
     if (hand_over) handover(lock);
     // Calm: nothing moved and every rank in its band. Parts of items owed while every rank is in band
     // move nothing (handover_agreed) and do not keep the agreements at every call: each costs a sum

@@ -113,7 +113,6 @@ void DiffusionRuntime::reset_diffusion_state() {
 }
 
 bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
-  declined_ = false;
   if (global_ == MPI_COMM_NULL) return false;
   const bool hybrid = options.balancer == "hybrid";
   // Every condition is the same on every rank: the agreed sums, the options, the call count.
@@ -180,12 +179,9 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   const long call = static_cast<long>(calls_);
   const balance::TriggerDecision d = hybrid ? trigger_->decide(call, plan, in) : trigger_->decide_global(call, plan, in);
   if (!d.step) {
-    // No step, and no hand-over at this call either (hybrid, bulk_synchronous.cpp): the best plan for the
-    // same work and speeds is not worth its cost, so no other move is. Back off: the next gather later,
-    // up to the longest agreement interval; not when the gather is cheap (a hundredth of an iteration
-    // at most: agreement_cheap), so that a change is considered at the next agreement that sees a rank
-    // out of its band.
-    declined_ = true;
+    // Back off: the next gather later, up to the longest agreement interval; not when the gather is
+    // cheap (a hundredth of an iteration at most: agreement_cheap), so that a change is considered at
+    // the next agreement that sees a rank out of its band.
     gather_gap_ = agreement_cheap(in.collective_seconds, in.iteration_seconds)
                       ? 1
                       : std::min(2 * gather_gap_, static_cast<long long>(std::max(options.sync_interval_max,

@@ -34,11 +34,7 @@ inline HandoverVote handover_vote(const diffusion::NodeState& state, bool in_ban
 // ranks owing something). A hand-over when whole items are owed, and also when some rank is out of its
 // band while some rank owes a part of an item: only a hand-over releases owed amounts into the real
 // loads, and the rank owing may be in its band while the one it owes is not, so neither alone sees it.
-// None at a call whose global consideration declined a step (`plan_declined`, balancer hybrid): the best
-// plan for the same work and speeds was not worth its cost or within the speeds' noise, so no
-// neighbour's move is either.
-inline bool handover_agreed(double owing_whole, double out_of_band, double owing_part, bool plan_declined = false) {
-  if (plan_declined) return false;
+inline bool handover_agreed(double owing_whole, double out_of_band, double owing_part) {
   return owing_whole > 0 || (out_of_band > 0 && owing_part > 0);
 }
 

@@ -84,10 +84,6 @@ TEST(HandoverRule, AgreedOnlyWhenAReleaseCanMoveLoad) {
   EXPECT_FALSE(handover_agreed(0, 0, 3));  // every rank in its band: parts can wait
   EXPECT_FALSE(handover_agreed(0, 2, 0));  // nothing owed: a hand-over would move nothing
   EXPECT_TRUE(handover_agreed(0, 1, 1));
-  // A global consideration at the same call declined a step: no hand-over, whatever is owed.
-  EXPECT_FALSE(handover_agreed(1, 0, 0, true));
-  EXPECT_FALSE(handover_agreed(2, 3, 1, true));
-  EXPECT_TRUE(handover_agreed(2, 3, 1, false));
 }
 
 // The adaptive cadence: every call while anything is to be done, so nothing waits for an 8th call; then

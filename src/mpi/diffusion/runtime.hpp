@@ -206,7 +206,6 @@ class DiffusionRuntime {
   std::vector<diffusion::GlobalStepRecord> global_steps_;
   long long next_gather_ = 1, gather_gap_ = 1;
   bool gather_soon_ = false;  // the last step was on provisional speeds: gather at the next call
-  bool declined_ = false;     // this call's consideration took no step (hybrid: no hand-over either)
   double last_compute_seconds_ = 0, gather_seconds_ = 0, seconds_per_work_ = 0;
 
   // Untimed calls (compute_time.cpp): the blocked-time counter at the iteration's start; why the
