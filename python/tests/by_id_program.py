@@ -74,7 +74,7 @@ def costs():  # costs given at the start, read back in the records' order, carri
     cost_of = lambda ids: np.where(ids % 4 == 0, 10.0, 1.0)  # noqa: E731
     lb = hetlb.mpi.Balancer(comm, recs, keys, mode="bulk_synchronous", tolerance=0.05, iterations=10, balance="load",
                             time_limit=30, costs=None if rank != 0 else cost_of(keys))
-    ok = comm.allreduce(lb.load) == 650.0  # all on rank 0, spread by the start step: none lost
+    ok = comm.allreduce(lb.load) == 650.0  # all on rank 0: none lost in start()
     while lb.iteration_done():
         ok = ok and np.array_equal(lb.costs, cost_of(lb.ids))
     ok = ok and np.array_equal(lb.costs, cost_of(lb.ids)) and abs(lb.load - 650.0 / size) <= 0.05 * 650 / size + 20

@@ -49,6 +49,15 @@ double seconds_per_work(double step_seconds, double collective_seconds, double b
 // it one iteration sooner. No gain or cost is predicted; the trigger counts it as provisional.
 bool start_step_worth(const std::vector<double>& work, const GlobalStep& plan, double margin, bool measured);
 
+// A diffusion hand-over between global steps (hybrid; docs/runtime.md, "Global steps"): a unit of work
+// moves only when computing it over the iterations left could cost more than moving it once,
+//   iterations_left / speed > (1 + margin) x seconds_per_work,
+// the gain's upper bound (the sender's iteration shortens by at most 1 / speed per unit it gives, when
+// it is the slowest rank) against the cost per unit the last global step measured. Without a measured
+// cost (seconds_per_work = 0: no step has moved anything yet) every move is worth it. speed: the
+// sender's work per second; 0 or unknown: worth it (nothing to weigh).
+bool handover_worth(double iterations_left, double speed, double seconds_per_work, double margin);
+
 struct TriggerInputs {
   double iteration_seconds = 0;   // the measured iteration time, s
   double iterations_left = 0;

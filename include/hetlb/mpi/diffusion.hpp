@@ -101,12 +101,13 @@ struct DiffusionOptions {
   long total_iterations = 0;
   // Calls between two global steps, at least.
   long global_min_interval = 2;
-  // Balancers global and hybrid in the bulk-synchronous mode: start() itself takes a global step, by the
-  // given speeds or, unknown, equal ones, when it shortens the first iteration by more than
-  // speed_hysteresis (a single start, all items on one rank, then computes its first iteration on every
-  // rank). false: the program's own distribution is kept until the first call (a distribution made for
-  // speeds the runtime is not told).
-  bool start_step = true;
+  // Balancers global and hybrid in the bulk-synchronous mode, true: start() itself takes a global step,
+  // by the given speeds or, unknown, equal ones, when it shortens the first iteration by more than
+  // speed_hysteresis (with measured speeds only when some rank holds nothing: a single start). It is not
+  // weighed against its cost (nothing tells yet what computing costs): set it where computing an item
+  // costs far more than moving it. false (the default): the program's own distribution is kept until
+  // the first call, whose step is weighed.
+  bool start_step = false;
 };
 // Application-owned items, moved Zoltan-style: the balancer keeps their ids, calls pack when one leaves
 // this rank (the application forgets it) and unpack when one arrives (in iteration_done/stop). Sizes

@@ -26,6 +26,11 @@ bool start_step_worth(const std::vector<double>& work, const GlobalStep& plan, d
   return plan.moved > 0 && (1 + std::max(0.0, margin)) * plan.time_after < plan.time_before;
 }
 
+bool handover_worth(double iterations_left, double speed, double seconds_per_work, double margin) {
+  if (!(seconds_per_work > 0) || !(speed > 0) || !std::isfinite(speed)) return true;
+  return std::max(0.0, iterations_left) / speed > (1 + std::max(0.0, margin)) * seconds_per_work;
+}
+
 HybridTrigger::HybridTrigger(long min_interval, double margin) : min_interval_(min_interval), margin_(margin) {
   if (min_interval < 1)
     throw Error(fmt::format("global step: min_interval = {}; expected at least 1 iteration", min_interval));

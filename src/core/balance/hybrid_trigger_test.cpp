@@ -265,6 +265,30 @@ RC_GTEST_PROP(HybridTrigger, StartStepOnEqualSpeedsMinimisesTheWorstAssignment, 
   }
 }
 
+// A hand-over the rule declines never pays: moving a units from the sender (work w, speed s) to a
+// receiver (work v, speed r) saves at most a / s per iteration, whatever the two loads; and one it
+// takes pays when the sender is the slowest by far.
+RC_GTEST_PROP(HybridTrigger, HandoverDeclinedOnlyWhenItCannotPay, ()) {
+  const double w = *rc::gen::inRange(1, 1000), v = *rc::gen::inRange(0, 1000);
+  const double s = *rc::gen::inRange(1, 100) / 10.0, r = *rc::gen::inRange(1, 100) / 10.0;
+  const double a = *rc::gen::inRange(1, static_cast<int>(w) + 1);
+  const double left = *rc::gen::inRange(0, 200), per_work = *rc::gen::inRange(0, 1000) / 100.0;
+  const double margin = *rc::gen::inRange(0, 50) / 100.0;
+  const double saved = left * (std::max(w / s, v / r) - std::max((w - a) / s, (v + a) / r));
+  if (!handover_worth(left, s, per_work, margin)) RC_ASSERT(saved <= (1 + margin) * a * per_work + 1e-9);
+  if (handover_worth(left, s, per_work, margin) && per_work > 0 && v / r + a / r <= (w - a) / s)
+    RC_ASSERT(saved > a * per_work);  // the sender stays the slowest: it saves a / s every iteration
+}
+
+TEST(HybridTrigger, Handover) {
+  EXPECT_TRUE(handover_worth(60, 6.0, 0.0, 0.1));      // no cost measured yet
+  EXPECT_TRUE(handover_worth(60, 0.0, 1.0, 0.1));      // no speed: nothing to weigh
+  EXPECT_TRUE(handover_worth(60, 1000.0, 1e-3, 0.1));  // 1 ms a unit over 60 iterations vs 1 ms a move
+  EXPECT_FALSE(handover_worth(20, 1e4, 3e-3, 0.1));    // 0.1 ms a unit over 20 iterations vs a 3 ms move
+  EXPECT_TRUE(handover_worth(60, 1e4, 3e-3, 0.1));     // over 60 iterations: 6 ms
+  EXPECT_FALSE(handover_worth(0, 1.0, 1e-9, 0.0));     // the last iteration: nothing left to gain
+}
+
 TEST(HybridTrigger, StartStep) {
   // All on one rank: worth it; already even (or within the margin): not; the next step may come at once.
   const auto worth = [](const std::vector<double>& work, const std::vector<double>& speeds, double margin,

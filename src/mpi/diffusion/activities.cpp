@@ -28,7 +28,12 @@ void DiffusionRuntime::reap() {
   for (auto it = outgoing_.begin(); it != outgoing_.end();) {
     int done = 0;
     MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
-    it = done ? outgoing_.erase(it) : std::next(it);
+    if (!done) {
+      ++it;
+      continue;
+    }
+    pool_.give(std::move(it->bytes));
+    it = outgoing_.erase(it);
   }
 }
 
@@ -66,6 +71,7 @@ bool DiffusionRuntime::receive_data(int source, bool blocking) {
   MPI_Get_count(&st, MPI_BYTE, &bytes);
   Incoming& in = incoming_.emplace_back();
   in.slot = slot_of(st.MPI_SOURCE);
+  in.bytes = pool_.take(static_cast<std::size_t>(bytes));
   in.bytes.resize(static_cast<std::size_t>(bytes));
   MPI_Irecv(in.bytes.data(), bytes, MPI_BYTE, st.MPI_SOURCE, kTag, data_, &in.request);
   if (blocking) {
@@ -82,6 +88,7 @@ void DiffusionRuntime::data_arrived(Incoming& in) {
   std::memcpy(&amount, in.bytes.data(), sizeof amount);
   state_->data_received(in.slot, amount);
   inbox_.insert(inbox_.end(), in.bytes.begin() + sizeof amount, in.bytes.end());
+  pool_.give(std::move(in.bytes));
   data_cv_.notify_all();
 }
 

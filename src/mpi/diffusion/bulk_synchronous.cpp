@@ -144,12 +144,23 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
                                        pending_neighbours(count_requests), calls_made_text(), calls_));
     wait_a_little(lock, since);
   }
+  // Hybrid: this rank gives work only when computing it over the iterations left could cost more than
+  // moving it (balance::handover_worth, from the last global step's measured cost); what it keeps is
+  // still owed.
+  const bool worth =
+      options.balancer != "hybrid" ||
+      balance::handover_worth(balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
+                                                       options.end_on_convergence ? options.iterations : 0),
+                              by_time() ? speed() : 0.0, seconds_per_work_, options.speed_hysteresis);
   for (std::size_t p = 0; p < degree; ++p) {
-    const double give = std::max(0.0, owe[p] - owed_to_me[p]);
+    const double due = std::max(0.0, owe[p] - owed_to_me[p]);
+    const double give = worth ? due : 0.0;
     carry_[p] -= owe[p];  // netted: the neighbour's amount comes off what this rank gives
-    std::vector<char> bytes(sizeof(double));
+    carry_[p] += due - give;
+    std::vector<char> bytes = pool_.take(sizeof(double));
+    bytes.resize(sizeof(double));
     std::memcpy(bytes.data(), &amount[p], sizeof(double));
-    const ItemStore::Sent sent = store.pack_for(hood.neighbours[p], give, bytes);  // the application may choose
+    const ItemStore::Sent sent = store.pack_for(hood.neighbours[p], give, bytes, &pool_);  // the application may choose
     carry_[p] += give - sent.cost;  // not met (refused by choose(), or items of other costs): still owed
     moved_ += sent.cost;
     ++data_messages_;
@@ -170,6 +181,7 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
       MPI_Get_count(&st, MPI_BYTE, &count);
       Incoming in;
       in.slot = static_cast<int>(p);
+      in.bytes = pool_.take(static_cast<std::size_t>(count));
       in.bytes.resize(static_cast<std::size_t>(count));
       MPI_Recv(in.bytes.data(), count, MPI_BYTE, hood.neighbours[p], kDataTag, data_, MPI_STATUS_IGNORE);
       data_arrived(in);

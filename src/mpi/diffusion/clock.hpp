@@ -5,6 +5,8 @@
 #ifdef HETLB_SMPI
 #include <smpi/smpi.h>
 #else
+#include <time.h>
+
 #include <chrono>
 #include <thread>
 #endif
@@ -12,6 +14,18 @@
 namespace hetlb::mpi::detail {
 
 inline double now() { return MPI_Wtime(); }
+
+// This thread's processor time (user and system: page faults included; time the thread waits
+// descheduled excluded); under SMPI the simulated time, which counts the host's computing bursts.
+inline double thread_seconds() {
+#ifdef HETLB_SMPI
+  return now();
+#else
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+#endif
+}
 
 inline void pause_for(double seconds) {
   if (!(seconds > 0)) return;

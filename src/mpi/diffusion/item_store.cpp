@@ -51,6 +51,10 @@ double ItemStore::smallest_cost() const {
   return non_unit_ == 0 ? 1.0 : *std::min_element(costs_.begin(), costs_.end());
 }
 
+std::size_t ItemStore::wire_bytes(std::size_t i) const {
+  return item_bytes_ > 0 ? 16 + item_bytes_ : 24 + callbacks_.size(ids_[i]);
+}
+
 namespace {
 void check_cost(double cost, std::uint64_t id) {
   if (!(cost > 0) || !std::isfinite(cost))
@@ -92,7 +96,7 @@ double ItemStore::set_costs(const double* costs, std::size_t n) {
   return change;
 }
 
-void ItemStore::pack_at(std::size_t i, std::vector<char>& out) {
+void ItemStore::pack_at(std::size_t i, std::size_t size, std::vector<char>& out) {
   const std::uint64_t id = ids_[i];
   put(out, id);
   std::uint64_t cost_bits;
@@ -102,10 +106,9 @@ void ItemStore::pack_at(std::size_t i, std::vector<char>& out) {
     const auto from = bytes_.begin() + static_cast<std::ptrdiff_t>(i * item_bytes_);
     out.insert(out.end(), from, from + static_cast<std::ptrdiff_t>(item_bytes_));
   } else {
-    const std::size_t n = callbacks_.size(id);
-    put(out, n);
+    put(out, size);
     const std::size_t at = out.size();
-    out.resize(at + n);
+    out.resize(at + size);
     callbacks_.pack(id, out.data() + at);
   }
 }
@@ -155,7 +158,7 @@ double ItemStore::reserve(double amount, std::vector<char>& taken) const {
   return cost;
 }
 
-ItemStore::Sent ItemStore::pack_for(int neighbour, double amount, std::vector<char>& out) {
+ItemStore::Sent ItemStore::pack_for(int neighbour, double amount, std::vector<char>& out, BufferPool* pool) {
   std::vector<std::size_t> chosen = positions_for(costs_, non_unit_, amount);
   Sent sent;
   if (chosen.empty()) return sent;
@@ -179,8 +182,23 @@ ItemStore::Sent ItemStore::pack_for(int neighbour, double amount, std::vector<ch
       chosen.push_back(it->second);
     }
   }
-  for (std::size_t i : chosen) {
-    pack_at(i, out);
+  // The batch's size first, so that `out` grows once (a buffer of the pool where one fits).
+  std::vector<std::size_t> sizes(chosen.size(), item_bytes_);
+  std::size_t needed = out.size();
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    if (item_bytes_ == 0) sizes[k] = callbacks_.size(ids_[chosen[k]]);
+    needed += (item_bytes_ > 0 ? 16 : 24) + sizes[k];
+  }
+  if (out.capacity() < needed) {
+    std::vector<char> larger = pool ? pool->take(needed) : std::vector<char>{};
+    larger.reserve(needed);
+    larger.assign(out.begin(), out.end());
+    if (pool) pool->give(std::move(out));
+    out = std::move(larger);
+  }
+  for (std::size_t k = 0; k < chosen.size(); ++k) {
+    const std::size_t i = chosen[k];
+    pack_at(i, sizes[k], out);
     leaving[i] = 1;
     ++sent.items;
     sent.cost += costs_[i];

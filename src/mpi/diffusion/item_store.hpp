@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "buffer_pool.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 
 namespace hetlb::mpi::detail {
@@ -29,6 +30,8 @@ class ItemStore {
   double cost(std::size_t i) const { return costs_[i]; }
   double total_cost() const;     // the rank's load: the sum of its items' costs
   double smallest_cost() const;  // 0 without items
+  // Bytes of item i in a batch (its header included; application items: size(id) called).
+  std::size_t wire_bytes(std::size_t i) const;
   // Cost of the item `id` held (checked: held, cost finite and > 0); returns the change of the load.
   double set_cost(std::uint64_t id, double cost);
   // Costs of all items in their order (checked: size() values, each finite and > 0); the change.
@@ -36,12 +39,13 @@ class ItemStore {
 
   // Removes the items to send for `amount` of load toward `neighbour` and appends them to `out`: those
   // of select_items (item_selection.hpp), or the callbacks' choice of at most that many when there is
-  // one (checked: ids held, distinct, at most that many). Returns the items and the cost sent.
+  // one (checked: ids held, distinct, at most that many). Returns the items and the cost sent. `out`
+  // grows once, to the batch's size, into a buffer of `pool` where given (buffer_pool.hpp).
   struct Sent {
     std::size_t items = 0;
     double cost = 0;
   };
-  Sent pack_for(int neighbour, double amount, std::vector<char>& out);
+  Sent pack_for(int neighbour, double amount, std::vector<char>& out, BufferPool* pool = nullptr);
   // The cost select_items would send for `amount` among the items not `taken` (one flag per item),
   // which it marks taken (the hand-over's per-neighbour amounts before they are netted).
   double reserve(double amount, std::vector<char>& taken) const;
@@ -54,7 +58,8 @@ class ItemStore {
  private:
   std::size_t item_bytes_;
   ItemCallbacks callbacks_;
-  void pack_at(std::size_t i, std::vector<char>& out);  // item i onto `out` (its bytes stay until compaction)
+  // Item i, of `size` bytes (application items: size(id)), onto `out` (its bytes stay until compaction).
+  void pack_at(std::size_t i, std::size_t size, std::vector<char>& out);
   void remove(const std::vector<char>& leaving);          // compacts, keeping the order of the rest
   std::vector<std::uint64_t> ids_;
   std::vector<double> costs_;

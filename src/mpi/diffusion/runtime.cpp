@@ -211,7 +211,7 @@ void DiffusionRuntime::start() {
   if (options.bulk_synchronous && options.balancer != "diffusion") {  // global steps (global_step.cpp)
     MPI_Comm_dup(hood.graph, &global_);
     trigger_.emplace(options.global_min_interval, options.speed_hysteresis);
-    bsp_start_step();
+    bsp_start();
   }
   begin_iteration();
   // Asynchronous mode, no item on any rank: nothing to balance, every rank has converged at start.
@@ -282,9 +282,10 @@ void DiffusionRuntime::begin_iteration() {
     const double a = state_->release(static_cast<int>(p));
     if (!(a > 0)) continue;
     carry_[p] += a;
-    std::vector<char> bytes(sizeof(double));
+    std::vector<char> bytes = pool_.take(sizeof(double));
+    bytes.resize(sizeof(double));
     std::memcpy(bytes.data(), &a, sizeof(double));
-    const ItemStore::Sent sent = store.pack_for(hood.neighbours[p], carry_[p], bytes);  // the application may choose
+    const ItemStore::Sent sent = store.pack_for(hood.neighbours[p], carry_[p], bytes, &pool_);  // the application may choose
     carry_[p] -= sent.cost;
     moved_ += sent.cost;
     ++data_messages_;

@@ -19,6 +19,7 @@
 #include "hetlb/balance/hybrid_trigger.hpp"
 #include "hetlb/diffusion/convergence.hpp"
 #include "hetlb/diffusion/node_state.hpp"
+#include "buffer_pool.hpp"
 #include "by_id.hpp"
 #include "hetlb/mpi/diffusion.hpp"
 #include "item_store.hpp"
@@ -92,7 +93,8 @@ class DiffusionRuntime {
   void bsp_check_stall(double since, const std::string& waiting_for, double slack = 0);
   // Global steps (global_step.cpp): true when one was taken at this agreement call.
   bool bsp_global_step(std::unique_lock<std::mutex>& lock);
-  void bsp_start_step();          // the start step (start_step), inside start()
+  void bsp_start();               // the move cost probed and the start step (start_step), inside start()
+  void probe_move_cost();         // seconds_per_work_ before any step (move_cost_probe.cpp)
   std::uint64_t move_by_plan(const balance::GlobalStep& plan);  // this rank's transfers; the items it sent
   void drain_control();           // every control message sent so far received and dropped
   void reset_diffusion_state();   // a fresh NodeState on the items held (after a global step)
@@ -137,6 +139,7 @@ class DiffusionRuntime {
   std::optional<diffusion::NodeState> state_;
   std::optional<diffusion::ConvergenceTracker> tracker_;
   std::vector<char> inbox_;  // received items not yet taken in (wire format)
+  BufferPool pool_;          // send and receive buffers, reused (buffer_pool.hpp)
   std::vector<std::pair<int, diffusion::Report>> ctrl_fifo_;
   std::vector<diffusion::Report> last_sent_;
   std::vector<char> sent_any_;
