@@ -9,13 +9,9 @@
 # transfer); REPS (5), WORK (60), LOAD (20), as compare_dynamic.sh.
 set -eu
 : "${A:?A: the first build directory}" "${B:?B: the second build directory}" "${OUT:?OUT: the CSV to write}"
-REPS=${REPS:-5}
-WORK=${WORK:-60}
-LOAD=${LOAD:-20}
-RANKS=${RANKS:-"8 16"}
-SCENARIOS=${SCENARIOS:-"steady peak slowdown"}
+WHO=compare_builds
+. "$(dirname "$0")/dynamic_rows.sh"
 INITIALS=${INITIALS:-"single random"}
-RATIOS=${RATIOS:-"compute short transfer"}
 OPTS_A=${OPTS_A:-}
 OPTS_B=${OPTS_B:-}
 MPIRUN=${MPIRUN:-"mpirun --allow-run-as-root --oversubscribe"}
@@ -27,26 +23,11 @@ for build in "$A" "$B"; do
 done
 [ -s "$OUT" ] || echo "ranks,scenario,initial,ratio_label,repetition,build,time_to_solution,items_moved" > "$OUT"
 for np in $RANKS; do
-  case $np in
-    8) speeds=6,5,4,3,2,2,1,1 sum=24 ;;
-    16) speeds=6,6,5,5,4,4,3,3,2,2,2,2,1,1,1,1 sum=48 ;;
-    *) echo "compare_builds: RANKS: $np: expected 8 or 16" >&2; exit 2 ;;
-  esac
+  row_ranks "$np"
   for ratio_label in $RATIOS; do
-    case $ratio_label in
-      compute) ratio=1 bytes=1024 ;;
-      short) ratio=0.1 bytes=65536 ;;
-      transfer) ratio=0.1 bytes=1048576 ;;
-      *) echo "compare_builds: RATIOS: $ratio_label: expected compute, short or transfer" >&2; exit 2 ;;
-    esac
-    balanced=$(awk -v w="$WORK" -v l="$LOAD" -v p="$np" -v r="$ratio" -v s="$sum" 'BEGIN { print w * l * p * r * 1e-3 / s }')
+    row_ratio "$ratio_label"
     for scenario in $SCENARIOS; do
-      case $scenario in
-        steady) slow="" ;;
-        peak) slow="--slowdown 0:3:$(awk -v t="$balanced" 'BEGIN { printf "%g:%g", t / 3, 2 * t / 3 }')" ;;
-        slowdown) slow="--slowdown 0:3:$(awk -v t="$balanced" 'BEGIN { printf "%g:1e6", t / 2 }')" ;;
-        *) echo "compare_builds: SCENARIOS: $scenario: expected steady, peak or slowdown" >&2; exit 2 ;;
-      esac
+      row_scenario "$scenario"
       for initial in $INITIALS; do
         for rep in $(seq 1 "$REPS"); do
           for which in A B; do

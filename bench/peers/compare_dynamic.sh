@@ -25,14 +25,10 @@
 set -eu
 BUILD=${BUILD:-build}
 OUT=${OUT:-docs/peers/dynamic}
-REPS=${REPS:-5}
-WORK=${WORK:-60}
-LOAD=${LOAD:-20}
-RANKS=${RANKS:-"8 16"}
+WHO=compare-peers-dynamic
+. "$(dirname "$0")/dynamic_rows.sh"
 KERNELS=${KERNELS:-"synthetic seismic drift"}
 POLICIES=${POLICIES:-"none static static-equal hetlb hetlb-global besteffort2-vl zoltan:1 zoltan:2 zoltan:3 zoltan:5 zoltan:10 zoltan:100 zoltan-imbalance:1.1"}
-RATIOS=${RATIOS:-"compute short transfer"}
-SCENARIOS=${SCENARIOS:-"steady peak slowdown"}
 BIN=$BUILD/bin
 MPIRUN=${MPIRUN:-"mpirun --allow-run-as-root --oversubscribe"}
 
@@ -59,27 +55,11 @@ for kernel in $KERNELS; do
     *) echo "compare-peers-dynamic: KERNELS: $kernel: expected synthetic, seismic or drift" >&2; exit 2 ;;
   esac
   for np in $RANKS; do
-    case $np in
-      8) speeds=6,5,4,3,2,2,1,1 sum=24 ;;
-      16) speeds=6,6,5,5,4,4,3,3,2,2,2,2,1,1,1,1 sum=48 ;;
-      *) echo "compare-peers-dynamic: RANKS: $np: expected 8 or 16" >&2; exit 2 ;;
-    esac
+    row_ranks "$np"
     for ratio_label in $ratios; do
-      case $ratio_label in
-        compute) ratio=1 bytes=1024 ;;
-        short) ratio=0.1 bytes=65536 ;;
-        transfer) ratio=0.1 bytes=1048576 ;;
-        *) echo "compare-peers-dynamic: RATIOS: $ratio_label: expected compute, short or transfer" >&2; exit 2 ;;
-      esac
-      # The balanced run's length: WORK x items x ms per item / sum of speeds.
-      balanced=$(awk -v w="$WORK" -v l="$LOAD" -v p="$np" -v r="$ratio" -v s="$sum" 'BEGIN { print w * l * p * r * 1e-3 / s }')
+      row_ratio "$ratio_label"
       for scenario in $SCENARIOS; do
-        case $scenario in
-          steady) slow="" ;;
-          peak) slow="--slowdown 0:3:$(awk -v t="$balanced" 'BEGIN { printf "%g:%g", t / 3, 2 * t / 3 }')" ;;
-          slowdown) slow="--slowdown 0:3:$(awk -v t="$balanced" 'BEGIN { printf "%g:1e6", t / 2 }')" ;;
-          *) echo "compare-peers-dynamic: SCENARIOS: $scenario: expected steady, peak or slowdown" >&2; exit 2 ;;
-        esac
+        row_scenario "$scenario"
         for initial in random single; do
           for rep in $(seq 1 "$REPS"); do
             for policy in $POLICIES; do
