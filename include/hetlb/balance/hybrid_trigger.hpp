@@ -34,7 +34,8 @@ double iterations_left(long done, long declared, long minimum);
 // does, so counting it in both would charge it twice). `previous` when nothing moved.
 double seconds_per_work(double step_seconds, double collective_seconds, double busiest, double previous);
 
-// The start step (docs/runtime.md, "Global steps"), taken before the first iteration, when nothing has
+// The start step (option start_step, off by default; docs/runtime.md, "Global steps"), taken before the
+// first iteration, when nothing has
 // been measured: `plan` is made from the ranks' `work` with the given speeds, or with equal ones when the speeds are measured
 // (equal work minimises the worst case of max work_i / speed_i over every assignment of the speeds to
 // the ranks: the slowest speed may fall on the largest work). Worth taking when it shortens the plan's
@@ -46,15 +47,16 @@ double seconds_per_work(double step_seconds, double collective_seconds, double b
 // step would be a second move, worth it only if computing a unit costs more than moving it, which
 // nothing measured yet tells (it took 1.1-1.8x the time on the comparison's short and transfer rows).
 // With given speeds the step after the first iteration would make the same plan: the start step moves
-// it one iteration sooner. No gain or cost is predicted; the trigger counts it as provisional.
+// it one iteration sooner. No gain or cost is predicted (nothing tells yet what computing costs: hence
+// off by default); the trigger counts it as provisional.
 bool start_step_worth(const std::vector<double>& work, const GlobalStep& plan, double margin, bool measured);
 
 // A diffusion hand-over between global steps (hybrid; docs/runtime.md, "Global steps"): a unit of work
 // moves only when computing it over the iterations left could cost more than moving it once,
 //   iterations_left / speed > (1 + margin) x seconds_per_work,
 // the gain's upper bound (the sender's iteration shortens by at most 1 / speed per unit it gives, when
-// it is the slowest rank) against the cost per unit the last global step measured. Without a measured
-// cost (seconds_per_work = 0: no step has moved anything yet) every move is worth it. speed: the
+// it is the slowest rank) against the cost per unit probed inside start() or measured by the last
+// global step. Without a cost (seconds_per_work = 0: none known) every move is worth it. speed: the
 // sender's work per second; 0 or unknown: worth it (nothing to weigh).
 bool handover_worth(double iterations_left, double speed, double seconds_per_work, double margin);
 

@@ -145,8 +145,8 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
     wait_a_little(lock, since);
   }
   // Hybrid: this rank gives work only when computing it over the iterations left could cost more than
-  // moving it (balance::handover_worth, from the last global step's measured cost); what it keeps is
-  // still owed.
+  // moving it (balance::handover_worth, with the cost probed in start() or measured by the last global
+  // step); what it keeps is still owed.
   const bool worth =
       options.balancer != "hybrid" ||
       balance::handover_worth(balance::iterations_left(static_cast<long>(calls_), options.total_iterations,

@@ -239,18 +239,19 @@ std::uint64_t DiffusionRuntime::move_by_plan(const balance::GlobalStep& plan) {
   return items;
 }
 
-// Inside start(), before the first iteration (balancers global and hybrid): every rank's work held,
-// speed and smallest item cost (one MPI_Allgather); the cost of moving a unit of work probed by the rank
-// holding the most (probe_move_cost, broadcast: the same on every rank; the trigger's and the
-// hand-overs' cost until a step measures it); then, when asked for (start_step, false by default), the
-// start step (balance::start_step_worth): the plan by the given speeds or equal ones (nothing is
-// measured yet), taken when it shortens the iteration by more than the margin and, with measured speeds,
-// some rank holds no work. It is not weighed (nothing tells yet what computing costs), hence not by
-// default: it gains at most the first iteration and can cost a move that no later step would make.
-// Recorded as the step of call 0, with no predicted gain or cost; the trigger counts it as provisional,
-// so the first step on measured speeds may come at call 1.
+// Inside start(), before the first iteration (balancers global and hybrid): the cost of moving a unit
+// of work probed on each rank holding items (probe_move_cost: local; the trigger's and the hand-overs'
+// cost until a step measures it); then, when asked for (start_step, false by default), the start step
+// (balance::start_step_worth): every rank's work held and smallest item cost (one MPI_Allgather), the
+// plan by the given speeds or equal ones (nothing is measured yet), taken when it shortens the iteration
+// by more than the margin and, with measured speeds, some rank holds no work. It is not weighed (nothing
+// tells yet what computing costs), hence not by default: it gains at most the first iteration and can
+// cost a move that no later step would make. Recorded as the step of call 0, with no predicted gain or
+// cost; the trigger counts it as provisional, so the first step on measured speeds may come at call 1.
 void DiffusionRuntime::bsp_start() {
   if (global_ == MPI_COMM_NULL) return;
+  probe_move_cost();
+  if (!options.start_step || (options.balancer == "hybrid" && store.chooses())) return;
   const bool measured = by_time() && given_speed_ == 0;
   const double mine[3] = {store.total_cost(), measured ? 1.0 : (by_time() ? given_speed_ : 1.0),
                           store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity()};
@@ -260,18 +261,12 @@ void DiffusionRuntime::bsp_start() {
   gather_seconds_ = now() - gather_start;
   std::vector<double> work, speeds;
   double quantum = std::numeric_limits<double>::infinity();
-  int prober = 0;
   for (std::size_t r = 0; r < static_cast<std::size_t>(size_); ++r) {
     work.push_back(all[3 * r]);
     speeds.push_back(all[3 * r + 1]);
     quantum = std::min(quantum, all[3 * r + 2]);
-    if (work[r] > work[static_cast<std::size_t>(prober)]) prober = static_cast<int>(r);
   }
   if (!std::isfinite(quantum)) return;  // no item anywhere
-  if (rank_ == prober) probe_move_cost();
-  MPI_Bcast(&seconds_per_work_, 1, MPI_DOUBLE, prober, global_);
-
-  if (!options.start_step || (options.balancer == "hybrid" && store.chooses())) return;
   const balance::GlobalStep plan = balance::plan_global_step(work, speeds, quantum);
   if (!balance::start_step_worth(work, plan, options.speed_hysteresis, measured)) return;
   const double step_start = now();

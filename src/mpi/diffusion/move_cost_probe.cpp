@@ -1,14 +1,16 @@
 // The cost of moving one unit of work before any global step has measured it (docs/runtime.md, "Global
-// steps"): the hybrid trigger weighs a step's gain against seconds_per_work x the busiest rank's work,
-// a hand-over's per unit (balance::handover_worth), and the start step its whole cost; with nothing
-// measured the first step would be free and taken whatever it moves. Inside start(), each rank moves
-// the bytes of its first items (up to 64 KiB, at least one item) through memory as a move does, without
-// sending them: packed into a fresh buffer, copied into the receive buffer and into the program's
-// storage, each fresh (a large buffer costs a page fault per 4 KiB on first touch: as much as the copy
-// or more on some machines). Timed in this thread's processor time (a rank descheduled meanwhile on an
-// oversubscribed machine does not count), per unit of those items' cost. A move costs at least that (no
+// steps"): the hybrid trigger weighs a step's gain against seconds_per_work x the busiest rank's work
+// (the largest of the ranks' values, carried by the step's gather), and a hand-over its own (balance::
+// handover_worth); with nothing known the first step would be free and taken whatever it moves. Inside
+// start(), each rank holding items moves bytes through memory as a move does, without sending them:
+// packed into a fresh buffer, copied into the receive buffer and into the program's storage, each
+// fresh (a large buffer costs a page fault per 4 KiB on first touch: as much as the copy or more on some
+// machines). It copies at most 64 KiB (its first items', or a part of the first) and scales the time to
+// the bytes of those items: processor time of this thread (a rank descheduled meanwhile on an
+// oversubscribed machine does not count), per unit of their cost. A move costs at least that (no
 // transport, no wait for a partner), so a step declined on it could not have paid; the first step's
-// measurement replaces it.
+// measurement replaces it. Local: no collective.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -31,15 +33,17 @@ void DiffusionRuntime::probe_move_cost() {
     cost += store.cost(i);
   }
   if (bytes == 0 || !(cost > 0)) return;
+  const std::size_t copied = std::min(bytes, kProbeBytes);
   const double start = thread_seconds();
-  std::unique_ptr<char[]> packed(new char[bytes]), received(new char[bytes]), stored(new char[bytes]);
-  std::memset(packed.get(), 1, bytes);
+  std::unique_ptr<char[]> packed(new char[copied]), received(new char[copied]), stored(new char[copied]);
+  std::memset(packed.get(), 1, copied);
   keep(packed.get());
-  std::memcpy(received.get(), packed.get(), bytes);
+  std::memcpy(received.get(), packed.get(), copied);
   keep(received.get());
-  std::memcpy(stored.get(), received.get(), bytes);
+  std::memcpy(stored.get(), received.get(), copied);
   keep(stored.get());
-  seconds_per_work_ = (thread_seconds() - start) / cost;
+  const double seconds = (thread_seconds() - start) * static_cast<double>(bytes) / static_cast<double>(copied);
+  seconds_per_work_ = seconds / cost;
 }
 
 }  // namespace hetlb::mpi::detail
