@@ -60,6 +60,17 @@ bool start_step_worth(const std::vector<double>& work, const GlobalStep& plan, d
 // sender's work per second; 0 or unknown: worth it (nothing to weigh).
 bool handover_worth(double iterations_left, double speed, double seconds_per_work, double margin);
 
+// And, in a run the program ends (end_on_convergence false), only from a rank whose load exceeds its
+// share by more than the margin (`relative_load`: its load over its share, 1 within whole items of it;
+// +infinity with no share known): the shares come from measured speeds, and an excess within the speed
+// estimates' resolution (the margin, their hysteresis) may be their noise. Diffusion would chase it,
+// moving items back and forth between global steps (on the comparison's short rows the hybrid moved
+// about twice the items of the balancer global and took 1.2-1.5x its time); a real excess beyond it is
+// moved by diffusion, or by a global step when its gain pays, and a rank below its share does not
+// lengthen the iteration. A run that ends on convergence needs every rank in its band (tolerance,
+// usually narrower than the margin): there diffusion moves within the margin too.
+bool handover_beyond_margin(double relative_load, double margin);
+
 struct TriggerInputs {
   double iteration_seconds = 0;   // the measured iteration time, s
   double iterations_left = 0;

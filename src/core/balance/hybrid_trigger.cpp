@@ -31,6 +31,10 @@ bool handover_worth(double iterations_left, double speed, double seconds_per_wor
   return std::max(0.0, iterations_left) / speed > (1 + std::max(0.0, margin)) * seconds_per_work;
 }
 
+bool handover_beyond_margin(double relative_load, double margin) {
+  return relative_load > 1 + std::max(0.0, margin);  // NaN: false
+}
+
 HybridTrigger::HybridTrigger(long min_interval, double margin) : min_interval_(min_interval), margin_(margin) {
   if (min_interval < 1)
     throw Error(fmt::format("global step: min_interval = {}; expected at least 1 iteration", min_interval));

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "hetlb/balance/hybrid_trigger.hpp"
@@ -287,6 +288,17 @@ TEST(HybridTrigger, Handover) {
   EXPECT_FALSE(handover_worth(20, 1e4, 3e-3, 0.1));    // 0.1 ms a unit over 20 iterations vs a 3 ms move
   EXPECT_TRUE(handover_worth(60, 1e4, 3e-3, 0.1));     // over 60 iterations: 6 ms
   EXPECT_FALSE(handover_worth(0, 1.0, 1e-9, 0.0));     // the last iteration: nothing left to gain
+}
+
+TEST(HybridTrigger, HandoverOnlyBeyondTheMargin) {
+  EXPECT_FALSE(handover_beyond_margin(1.0, 0.1));   // at its share (or within whole items of it)
+  EXPECT_FALSE(handover_beyond_margin(1.1, 0.1));   // within the speeds' resolution: maybe noise
+  EXPECT_TRUE(handover_beyond_margin(1.1001, 0.1));
+  EXPECT_FALSE(handover_beyond_margin(0.5, 0.1));   // below its share: it receives, it does not give
+  EXPECT_TRUE(handover_beyond_margin(1.05, 0.0));   // no margin: any excess
+  EXPECT_TRUE(handover_beyond_margin(1.05, -1.0));  // a negative margin counts as none
+  EXPECT_TRUE(handover_beyond_margin(std::numeric_limits<double>::infinity(), 0.1));  // no share known
+  EXPECT_FALSE(handover_beyond_margin(std::nan(""), 0.1));
 }
 
 TEST(HybridTrigger, StartStep) {

@@ -45,6 +45,7 @@ void DiffusionRuntime::bsp_start_wave() {
   wave_in_[3] = vote.out_of_band ? 1 : 0;
   wave_in_[4] = vote.owes_part ? 1 : 0;
   wave_in_[8] = sum_cheap_ ? 1 : 0;
+  wave_in_[10] = vote.owes_whole_item && giving_worth() ? 1 : 0;
   contribute_speed();
   wave_ready_ = false;
   wave_.start(wave_in_);
@@ -116,6 +117,22 @@ void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
   wave_ready_ = false;
 }
 
+// Hybrid: this rank gives work only when computing it over the iterations left could cost more than
+// moving it (balance::handover_worth, with the cost probed in start() or measured by the last global
+// step) and, in a run the program ends, when its load exceeds its share by more than the margin (the
+// speed estimates' resolution: balance::handover_beyond_margin). The other balancers give what they owe.
+bool DiffusionRuntime::giving_worth() const {
+  // The margin applies where global steps are taken (not with ItemCallbacks::choose: diffusion alone)
+  // and the program ends the run (end_on_convergence false, as real programs run their steps): a run
+  // that ends on convergence needs diffusion to bring every rank into its band, within the margin too.
+  const bool margin = global_ != MPI_COMM_NULL && !store.chooses() && !options.end_on_convergence;
+  return options.balancer != "hybrid" ||
+         ((!margin || balance::handover_beyond_margin(relative(store.total_cost()), options.speed_hysteresis)) &&
+          balance::handover_worth(balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
+                                                          options.end_on_convergence ? options.iterations : 0),
+                                 by_time() ? speed() : 0.0, seconds_per_work_, options.speed_hysteresis));
+}
+
 // A hand-over, on every rank at the same call. First each rank tells each neighbour the cost of the
 // items it owes it (those select_items would send for the amount carried, item_selection.hpp; a count
 // with unit costs), and the two of an edge are netted: only the side owing more sends, items for the
@@ -144,14 +161,8 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
                                        pending_neighbours(count_requests), calls_made_text(), calls_));
     wait_a_little(lock, since);
   }
-  // Hybrid: this rank gives work only when computing it over the iterations left could cost more than
-  // moving it (balance::handover_worth, with the cost probed in start() or measured by the last global
-  // step); what it keeps is still owed.
-  const bool worth =
-      options.balancer != "hybrid" ||
-      balance::handover_worth(balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
-                                                       options.end_on_convergence ? options.iterations : 0),
-                              by_time() ? speed() : 0.0, seconds_per_work_, options.speed_hysteresis);
+  // Hybrid: this rank gives work only when it is worth its move (giving_worth); what it keeps is still owed.
+  const bool worth = giving_worth();
   for (std::size_t p = 0; p < degree; ++p) {
     const double due = std::max(0.0, owe[p] - owed_to_me[p]);
     const double give = worth ? due : 0.0;
@@ -224,14 +235,20 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
       return false;
     }
     const bool stepped = bsp_global_step(lock);  // global_step.cpp: none with the balancer diffusion
-    const bool hand_over = !stepped && handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4]);
+    // Hybrid: whole items are owed but no rank finds one worth its move (handover_declined): a hand-over
+    // would move nothing, and the agreements back off as when calm, until a step or a change of speed
+    // makes a move worth it again.
+    const bool declined = !stepped && handover_declined(wave_out_[1], wave_out_[10]);
+    const bool hand_over = !stepped && !declined && handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4]);
     if (hand_over) handover(lock);
     // Calm: nothing moved and every rank in its band. Parts of items owed while every rank is in band
     // move nothing (handover_agreed) and do not keep the agreements at every call: each costs a sum
     // over all ranks (on a grid, tens of ms) and they come back to every call once whole items are owed.
     // Sums that some rank found cheap are not backed off: every call stays an agreement, so a change is
     // seen at the next call (the back-off is for sums that cost, as on a grid).
-    const bool calm = !stepped && !hand_over && wave_out_[3] == 0 && shares_known_;
+    // Declined moves count as calm even while some rank's share is unknown: a rank holding nothing measures
+    // no speed until items reach it, which declined moves never do.
+    const bool calm = !stepped && !hand_over && ((wave_out_[3] == 0 && shares_known_) || declined);
     const bool sums_cheap = wave_out_[8] > 0;
     sync_interval_ = next_sync_interval(sync_interval_, options.sync_interval, options.sync_interval_max,
                                         calm && !sums_cheap);

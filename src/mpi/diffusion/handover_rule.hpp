@@ -38,6 +38,11 @@ inline bool handover_agreed(double owing_whole, double out_of_band, double owing
   return owing_whole > 0 || (out_of_band > 0 && owing_part > 0);
 }
 
+// Hybrid (balance::handover_worth): some rank owes a whole item and none of those owing one finds it
+// worth its move (`giving`: the ranks owing a whole item that would give it). No hand-over then: it would
+// move nothing, and the agreements may back off as when every rank is in its band.
+inline bool handover_declined(double owing_whole, double giving) { return owing_whole > 0 && giving == 0; }
+
 // An agreement's sum is cheap when completing it made a rank wait at most this fraction of one call's
 // span (the program's time between two calls). The rank that reaches the call last waits for the sum's
 // messages alone, the others for that rank too, so the sums are cheap when some rank found them so.

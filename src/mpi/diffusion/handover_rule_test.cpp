@@ -86,6 +86,17 @@ TEST(HandoverRule, AgreedOnlyWhenAReleaseCanMoveLoad) {
   EXPECT_TRUE(handover_agreed(0, 1, 1));
 }
 
+// Hybrid: a hand-over is declined when whole items are owed and no rank owing one would give it
+// (balance::handover_worth said no on each); with one rank giving, or nothing whole owed, the rule above
+// decides.
+TEST(HandoverRule, DeclinedOnlyWhenNoRankOwingAWholeItemWouldGiveIt) {
+  EXPECT_TRUE(handover_declined(1, 0));
+  EXPECT_TRUE(handover_declined(5, 0));
+  EXPECT_FALSE(handover_declined(5, 1));
+  EXPECT_FALSE(handover_declined(1, 1));
+  EXPECT_FALSE(handover_declined(0, 0));  // parts only: handover_agreed decides
+}
+
 // The adaptive cadence: every call while anything is to be done, so nothing waits for an 8th call; then
 // 2, 4, 8, 8 once calm; a set sync_interval stays as set.
 TEST(HandoverRule, AdaptiveCadenceAgreesAtEveryCallUntilCalmThenBacksOff) {

@@ -96,6 +96,7 @@ class DiffusionRuntime {
   void bsp_start();               // the move cost probed and the start step (start_step), inside start()
   void probe_move_cost();         // seconds_per_work_ before any step (move_cost_probe.cpp)
   std::uint64_t move_by_plan(const balance::GlobalStep& plan);  // this rank's transfers; the items it sent
+  bool giving_worth() const;      // a hand-over's items are worth their move from this rank (hybrid)
   void drain_control();           // every control message sent so far received and dropped
   void reset_diffusion_state();   // a fresh NodeState on the items held (after a global step)
   std::string pending_neighbours(const std::vector<MPI_Request>& requests) const;
@@ -166,7 +167,8 @@ class DiffusionRuntime {
   // [5]: sum of the speeds, [6]: ranks whose speed is known, [7]: cost changes (speed_target.cpp)
   // [8]: ranks in stop() (asynchronous mode), ranks that found the last sum cheap (bulk-synchronous)
   // [9]: ranks whose speed is measured, trusted or not
-  static constexpr int kWaveCounters = 10;
+  // [10]: ranks owing a whole item that would give it (bulk-synchronous: handover_worth, hybrid)
+  static constexpr int kWaveCounters = 11;
   double wave_in_[kWaveCounters] = {}, wave_out_[kWaveCounters] = {};
   long long waves_started_ = 0;
   bool frozen_ = false;  // settled contribution to the wave in progress: no decisions until its result

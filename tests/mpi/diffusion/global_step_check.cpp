@@ -1,6 +1,7 @@
 // Global steps in a bulk-synchronous program (docs/runtime.md, "Global steps"):
 //   hetlb-mpi-diffusion-global-check --balancer global|hybrid --speeds 1,1,0.5,0.25 [--progress calls|thread]
 //                                    [--initial random|slowest] [--balanced-by N] [--total N] [--seed S]
+//                                    [--noise F --max-handover-items N] [--tolerance T (0.1)] [--stop-at N]
 // Rank r's computing takes items x 100 us / speed_r (slept, and passed to iteration_done: the speeds
 // are emulated, not told to the runtime, which measures them from those seconds). Every iteration the program
 // calls MPI_Allreduce of (items held, sum of ids, sum of squared ids, ranks still running): every item is
@@ -8,7 +9,11 @@
 // converges; the iteration-time imbalance (max over ranks of items / speed, over the total / the sum of
 // the speeds) falls within 1.15 by iteration --balanced-by; at least one global step was taken, each
 // reported with its call, gain > cost and the items it moved; every item was processed once per
-// iteration and its payload is intact. Exit 0 when every check passes.
+// iteration and its payload is intact. With --noise F each rank reports its seconds times a factor drawn
+// uniformly in [1 - F, 1 + F] every call (measured speeds as noisy as a shared machine's), and the items
+// moved by hand-overs (all moved less the global steps') must be at most N: diffusion between the steps
+// must not chase the noise. With --stop-at N the program ends the run after N iterations (convergence
+// does not end it, and is not required). Exit 0 when every check passes.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -37,7 +42,9 @@ int fail(int rank, long iteration, const std::string& what) {
 
 int main(int argc, char** argv) {
   std::string balancer = "hybrid", progress = "calls", initial = "random", speeds_text = "1,1,0.5,0.25";
-  long balanced_by = 12, total_iterations = 0;
+  long balanced_by = 12, total_iterations = 0, max_handover_items = -1;
+  double noise = 0, tolerance = 0.1;
+  long stop_at = 0;
   unsigned seed = 1;
   bool verbose = false;
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -48,6 +55,10 @@ int main(int argc, char** argv) {
     else if (a == "--speeds") speeds_text = v;
     else if (a == "--balanced-by") balanced_by = std::atol(v.c_str());
     else if (a == "--total") total_iterations = std::atol(v.c_str());
+    else if (a == "--stop-at") stop_at = std::atol(v.c_str());
+    else if (a == "--tolerance") tolerance = std::atof(v.c_str());
+    else if (a == "--noise") noise = std::atof(v.c_str());
+    else if (a == "--max-handover-items") max_handover_items = std::atol(v.c_str());
     else if (a == "--verbose") verbose = std::atoi(v.c_str()) != 0;
     else if (a == "--seed") seed = static_cast<unsigned>(std::atoi(v.c_str()));
   }
@@ -74,6 +85,7 @@ int main(int argc, char** argv) {
   const auto slowest = static_cast<int>(std::min_element(speeds.begin(), speeds.end()) - speeds.begin());
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(size), 0);
   std::mt19937 draw(seed);
+  std::mt19937 jitter(seed * 7919u + static_cast<unsigned>(rank));  // this rank's noise
   for (int r = 0; r < size; ++r)
     counts[static_cast<std::size_t>(r)] = initial == "slowest" ? (r == slowest ? 55u * static_cast<unsigned>(size) : 5u)
                                                                : 20 + draw() % 80;
@@ -89,7 +101,8 @@ int main(int argc, char** argv) {
   o.balancer = balancer;
   o.total_iterations = total_iterations;
   o.iterations = 5;
-  o.tolerance = 0.1;
+  o.tolerance = tolerance;
+  o.end_on_convergence = stop_at == 0;  // --stop-at: the program ends the run, as real programs do
   o.time_limit = 30;
   int code = 0;
   {
@@ -114,7 +127,9 @@ int main(int argc, char** argv) {
       // overhead on a loaded machine would make a rank with few items look slower than it is.
       const double seconds = 100e-6 * static_cast<double>(lb.size()) / speeds[static_cast<std::size_t>(rank)];
       std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-      running = lb.iteration_done(seconds);
+      const double factor = 1 + noise * (2 * std::uniform_real_distribution<double>(0, 1)(jitter) - 1);
+      running = lb.iteration_done(seconds * factor);
+      if (stop_at > 0 && iteration == stop_at) running = false;
       // Conservation after the call, and the emulated iteration-time imbalance.
       const double mine_time = static_cast<double>(lb.size()) / speeds[static_cast<std::size_t>(rank)];
       std::uint64_t mine[4] = {lb.size(), 0, 0, running ? 1u : 0u}, all[4];
@@ -148,6 +163,7 @@ int main(int argc, char** argv) {
         return fail(rank, iteration,
                     "item " + std::to_string(item->id) + " processed " + std::to_string(item->processed) + " times");
     }
+    if (stop_at > 0) lb.stop();
     const hetlb::diffusion::Metrics m = lb.metrics();  // checks conservation itself
     if (rank == 0) {
       std::printf("global-check: %s, %s, %s: ended at iteration %ld (%s), balanced (<= 1.15) at iteration %ld, "
@@ -159,7 +175,7 @@ int main(int argc, char** argv) {
         std::printf("global-check:   step at call %lld (%.3f s): gain %.4f s, cost %.4f s, work %.0f, %llu items\n",
                     g.call, g.date, g.gain, g.cost, g.work, static_cast<unsigned long long>(g.items));
     }
-    if (!m.converged) code = fail(rank, iteration, "ended without converging (time limit?)");
+    if (stop_at == 0 && !m.converged) code = fail(rank, iteration, "ended without converging (time limit?)");
     if (balanced_at == 0 || balanced_at > balanced_by)
       code = fail(rank, iteration, "not balanced within 1.15 by iteration " + std::to_string(balanced_by) +
                                        " (at " + std::to_string(balanced_at) + ")");
@@ -174,6 +190,11 @@ int main(int argc, char** argv) {
       if (g.call < 0 || g.call > iteration) code = fail(rank, iteration, "a global step at an impossible call");
     }
     if (step_items == 0) code = fail(rank, iteration, "the global steps moved no item");
+    const double handed = m.data_transfer_amount * static_cast<double>(total) - static_cast<double>(step_items);
+    if (rank == 0 && noise > 0) std::printf("global-check: %.0f items moved by hand-overs\n", handed);
+    if (max_handover_items >= 0 && handed > static_cast<double>(max_handover_items))
+      code = fail(rank, iteration, std::to_string(handed) + " items moved by hand-overs between the global steps (at most " +
+                                       std::to_string(max_handover_items) + " expected: diffusion chased the speeds' noise)");
   }
   MPI_Finalize();
   return code;
