@@ -1,6 +1,6 @@
 # cmake -DCOMMAND="a|b|c" [-DCONVERGED=true|false|any] [-DNOTICE=regex] [-DWORK=ON]
 #       [-DSHARES="20;20;40;80" -DSHARE_TOLERANCE=percent] [-DFIGURE=path] [-DGLOBAL_STEPS=none|some]
-#       -P check_run.cmake
+#       [-DMIN_DATA_MESSAGES=n] [-DMAX_CTRL_MESSAGES=n] -P check_run.cmake
 # WORK: the --work fields are there (time_to_solution > 0, items_moved, one ranks[] entry per rank
 # with its items and a measured or given speed: every rank must have held items at some point). SHARES: every rank's final items within
 # SHARE_TOLERANCE percent of its share. GLOBAL_STEPS: the run took no global step, or at least one.
@@ -51,6 +51,10 @@ if(CONVERGED STREQUAL "true" AND (integer STREQUAL "ON" OR integer STREQUAL "tru
   if(low_x100 LESS band_low_x100 OR high_x100 GREATER band_high_x100)
     message(FATAL_ERROR "converged, but final loads ${min_load}..${max_load} leave the 1% band:\n${out}")
   endif()
+endif()
+string(JSON cmsg GET "${out}" ctrl_messages)
+if(DEFINED MAX_CTRL_MESSAGES AND cmsg GREATER MAX_CTRL_MESSAGES)
+  message(FATAL_ERROR "expected at most ${MAX_CTRL_MESSAGES} control messages, got ${cmsg}")
 endif()
 if(DEFINED MIN_DATA_MESSAGES AND dmsg LESS MIN_DATA_MESSAGES)
   message(FATAL_ERROR "expected at least ${MIN_DATA_MESSAGES} data messages, got ${dmsg}")

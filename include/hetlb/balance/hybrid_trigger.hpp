@@ -67,8 +67,9 @@ bool handover_worth(double iterations_left, double speed, double seconds_per_wor
 // moving items back and forth between global steps (on the comparison's short rows the hybrid moved
 // about twice the items of the balancer global and took 1.2-1.5x its time); a real excess beyond it is
 // moved by diffusion, or by a global step when its gain pays, and a rank below its share does not
-// lengthen the iteration. A run that ends on convergence needs every rank in its band (tolerance,
-// usually narrower than the margin): there diffusion moves within the margin too.
+// lengthen the iteration; such a rank makes no diffusion decision either. A run that ends on convergence
+// needs every rank in its band (tolerance, usually narrower than the margin): there diffusion moves
+// within the margin too.
 bool handover_beyond_margin(double relative_load, double margin);
 
 struct TriggerInputs {

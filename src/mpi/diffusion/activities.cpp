@@ -149,8 +149,10 @@ void DiffusionRuntime::balance() {
     state_->control_received(slot, report);
   }
   ctrl_fifo_.clear();
-  // Balancer global: no diffusion decisions (the global steps move the items, global_step.cpp).
-  if (own_known && (!measured || state_->heard_from_all()) && options.balancer != "global") {
+  // Balancer global: no diffusion decisions (the global steps move the items, global_step.cpp); nor
+  // the hybrid's on a rank within the margin of its share, in a run the program ends (within_margin,
+  // bulk_synchronous.cpp): it would give nothing, and its announcements would only be messages.
+  if (own_known && (!measured || state_->heard_from_all()) && options.balancer != "global" && !within_margin()) {
     try {
       state_->decide(strategy_, {rank_, start - t0_});
     } catch (const hetlb::Error& e) {

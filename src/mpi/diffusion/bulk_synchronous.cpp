@@ -117,20 +117,26 @@ void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
   wave_ready_ = false;
 }
 
+// Hybrid, in a run the program ends (end_on_convergence false, as real programs run their steps) and
+// where global steps are taken (not with ItemCallbacks::choose: diffusion alone): this rank's load is
+// within the margin of its share (balance::handover_beyond_margin, the speed estimates' resolution),
+// an excess that may be their noise. A run that ends on convergence needs diffusion to bring every rank
+// into its band, within the margin too.
+bool DiffusionRuntime::within_margin() const {
+  return options.balancer == "hybrid" && global_ != MPI_COMM_NULL && !store.chooses() && !options.end_on_convergence &&
+         !balance::handover_beyond_margin(relative(store.total_cost()), options.speed_hysteresis);
+}
+
 // Hybrid: this rank gives work only when computing it over the iterations left could cost more than
 // moving it (balance::handover_worth, with the cost probed in start() or measured by the last global
-// step) and, in a run the program ends, when its load exceeds its share by more than the margin (the
-// speed estimates' resolution: balance::handover_beyond_margin). The other balancers give what they owe.
+// step), and not while within the margin of its share (within_margin). The other balancers give what
+// they owe.
 bool DiffusionRuntime::giving_worth() const {
-  // The margin applies where global steps are taken (not with ItemCallbacks::choose: diffusion alone)
-  // and the program ends the run (end_on_convergence false, as real programs run their steps): a run
-  // that ends on convergence needs diffusion to bring every rank into its band, within the margin too.
-  const bool margin = global_ != MPI_COMM_NULL && !store.chooses() && !options.end_on_convergence;
   return options.balancer != "hybrid" ||
-         ((!margin || balance::handover_beyond_margin(relative(store.total_cost()), options.speed_hysteresis)) &&
+         (!within_margin() &&
           balance::handover_worth(balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
                                                           options.end_on_convergence ? options.iterations : 0),
-                                 by_time() ? speed() : 0.0, seconds_per_work_, options.speed_hysteresis));
+                                  by_time() ? speed() : 0.0, seconds_per_work_, options.speed_hysteresis));
 }
 
 // A hand-over, on every rank at the same call. First each rank tells each neighbour the cost of the

@@ -97,6 +97,7 @@ class DiffusionRuntime {
   void probe_move_cost();         // seconds_per_work_ before any step (move_cost_probe.cpp)
   std::uint64_t move_by_plan(const balance::GlobalStep& plan);  // this rank's transfers; the items it sent
   bool giving_worth() const;      // a hand-over's items are worth their move from this rank (hybrid)
+  bool within_margin() const;     // hybrid: this rank's load is within the margin of its share
   void drain_control();           // every control message sent so far received and dropped
   void reset_diffusion_state();   // a fresh NodeState on the items held (after a global step)
   std::string pending_neighbours(const std::vector<MPI_Request>& requests) const;
