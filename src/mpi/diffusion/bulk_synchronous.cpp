@@ -136,7 +136,7 @@ bool DiffusionRuntime::giving_worth() const {
          (!within_margin() &&
           balance::handover_worth(balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
                                                           options.end_on_convergence ? options.iterations : 0),
-                                  by_time() ? speed() : 0.0, seconds_per_work_, options.speed_hysteresis));
+                                  by_time() ? speed() : 0.0, move_seconds_per_work(), options.speed_hysteresis));
 }
 
 // A hand-over, on every rank at the same call. First each rank tells each neighbour the cost of the

@@ -136,7 +136,7 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
                     store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity(),
                     last_compute_seconds_,
                     gather_seconds_,
-                    seconds_per_work_};
+                    move_seconds_per_work()};
   std::vector<Contribution> all(static_cast<std::size_t>(size_));
   const double gather_start = now();
   MPI_Request request = MPI_REQUEST_NULL;
@@ -198,7 +198,7 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   const double step_start = now();
   const std::uint64_t items = move_by_plan(plan);
   const double seconds = now() - step_start;
-  seconds_per_work_ = balance::seconds_per_work(seconds, in.collective_seconds, plan.busiest, seconds_per_work_);
+  measured_move(balance::seconds_per_work(seconds, in.collective_seconds, plan.busiest, move_seconds_per_work()));
   global_steps_.push_back({calls_, step_start - t0_, d.gain, d.cost, plan.moved, items});
   return true;
 }
@@ -272,7 +272,7 @@ void DiffusionRuntime::bsp_start() {
   const double step_start = now();
   const std::uint64_t items = move_by_plan(plan);
   // Its measured cost per unit of work moved is the first step's predicted cost (hybrid_trigger.hpp).
-  seconds_per_work_ = balance::seconds_per_work(now() - step_start, gather_seconds_, plan.busiest, seconds_per_work_);
+  measured_move(balance::seconds_per_work(now() - step_start, gather_seconds_, plan.busiest, move_seconds_per_work()));
   trigger_->taken(0, true);
   global_steps_.push_back({0, step_start - t0_, 0.0, 0.0, plan.moved, items});
 }

@@ -7,7 +7,8 @@
 // fresh (a large buffer costs a page fault per 4 KiB on first touch: as much as the copy or more on some
 // machines). It copies at most 64 KiB (its first items', or a part of the first) and scales the time to
 // the bytes of those items: processor time of this thread (a rank descheduled meanwhile on an
-// oversubscribed machine does not count), per unit of their cost. A move costs at least that (no
+// oversubscribed machine does not count), per item (per unit of work at the items' present costs when
+// used: move_seconds_per_work). A move costs at least that (no
 // transport, no wait for a partner), so a step declined on it could not have paid; the first step's
 // measurement replaces it. Local: no collective.
 #include <algorithm>
@@ -26,13 +27,9 @@ void keep(const char* p) { asm volatile("" : : "r"(p) : "memory"); }
 }  // namespace
 
 void DiffusionRuntime::probe_move_cost() {
-  std::size_t bytes = 0;
-  double cost = 0;
-  for (std::size_t i = 0; i < store.size() && (i == 0 || bytes < kProbeBytes); ++i) {
-    bytes += store.wire_bytes(i);
-    cost += store.cost(i);
-  }
-  if (bytes == 0 || !(cost > 0)) return;
+  std::size_t bytes = 0, items = 0;
+  for (; items < store.size() && (items == 0 || bytes < kProbeBytes); ++items) bytes += store.wire_bytes(items);
+  if (bytes == 0) return;
   const std::size_t copied = std::min(bytes, kProbeBytes);
   const double start = thread_seconds();
   std::unique_ptr<char[]> packed(new char[copied]), received(new char[copied]), stored(new char[copied]);
@@ -43,7 +40,19 @@ void DiffusionRuntime::probe_move_cost() {
   std::memcpy(stored.get(), received.get(), copied);
   keep(stored.get());
   const double seconds = (thread_seconds() - start) * static_cast<double>(bytes) / static_cast<double>(copied);
-  seconds_per_work_ = seconds / cost;
+  seconds_per_item_ = seconds / static_cast<double>(items);
+}
+
+// Per unit of work at the items' present costs: the cost per item over this rank's mean cost per item.
+double DiffusionRuntime::move_seconds_per_work() const {
+  const double work = store.total_cost();
+  return store.size() > 0 && work > 0 ? seconds_per_item_ * static_cast<double>(store.size()) / work : 0.0;
+}
+
+void DiffusionRuntime::measured_move(double seconds_per_work) {
+  const double work = store.total_cost();
+  if (store.size() > 0 && work > 0 && seconds_per_work > 0)
+    seconds_per_item_ = seconds_per_work * work / static_cast<double>(store.size());
 }
 
 }  // namespace hetlb::mpi::detail

@@ -94,10 +94,13 @@ class DiffusionRuntime {
   // Global steps (global_step.cpp): true when one was taken at this agreement call.
   bool bsp_global_step(std::unique_lock<std::mutex>& lock);
   void bsp_start();               // the move cost probed and the start step (start_step), inside start()
-  void probe_move_cost();         // seconds_per_work_ before any step (move_cost_probe.cpp)
+  void probe_move_cost();         // seconds_per_item_ before any step (move_cost_probe.cpp)
   std::uint64_t move_by_plan(const balance::GlobalStep& plan);  // this rank's transfers; the items it sent
   bool giving_worth() const;      // a hand-over's items are worth their move from this rank (hybrid)
   bool within_margin() const;     // hybrid: this rank's load is within the margin of its share
+  // The measured cost of moving one unit of work at the items' present costs (0: unknown, or no item).
+  double move_seconds_per_work() const;
+  void measured_move(double seconds_per_work);  // a step's measurement, kept per item
   void drain_control();           // every control message sent so far received and dropped
   void reset_diffusion_state();   // a fresh NodeState on the items held (after a global step)
   std::string pending_neighbours(const std::vector<MPI_Request>& requests) const;
@@ -212,7 +215,10 @@ class DiffusionRuntime {
   std::vector<diffusion::GlobalStepRecord> global_steps_;
   long long next_gather_ = 1, gather_gap_ = 1;
   bool gather_soon_ = false;  // the last step was on provisional speeds: gather at the next call
-  double last_compute_seconds_ = 0, gather_seconds_ = 0, seconds_per_work_ = 0;
+  // The cost of moving is kept per item (the probe's, then each step's measurement converted with this
+  // rank's mean cost per item): per unit of work it changes with the items' costs (set_costs after
+  // start() may turn a unit cost into a million), a move's bytes do not.
+  double last_compute_seconds_ = 0, gather_seconds_ = 0, seconds_per_item_ = 0;
 
   // Untimed calls (compute_time.cpp): the blocked-time counter at the iteration's start; why the
   // program's MPI calls are not seen ("" when they are), told once.
