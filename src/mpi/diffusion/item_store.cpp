@@ -32,6 +32,7 @@ ItemStore::ItemStore(std::size_t item_bytes, ItemCallbacks callbacks)
 void ItemStore::add(std::uint64_t id, const void* payload) {
   ids_.push_back(id);
   costs_.push_back(1.0);
+  total_valid_ = false;
   if (index_valid_) index_[id] = ids_.size() - 1;
   if (item_bytes_ == 0) return;
   const std::size_t at = bytes_.size();
@@ -41,9 +42,12 @@ void ItemStore::add(std::uint64_t id, const void* payload) {
 
 double ItemStore::total_cost() const {
   if (non_unit_ == 0) return static_cast<double>(ids_.size());
-  double s = 0;
-  for (double c : costs_) s += c;
-  return s;
+  if (!total_valid_) {
+    total_ = 0;
+    for (double c : costs_) total_ += c;
+    total_valid_ = true;
+  }
+  return total_;
 }
 
 double ItemStore::smallest_cost() const {
@@ -78,6 +82,7 @@ double ItemStore::set_cost(std::uint64_t id, double cost) {
   non_unit_ += (cost != 1.0 ? 1 : 0) - (c != 1.0 ? 1 : 0);
   const double change = cost - c;
   c = cost;
+  total_valid_ = false;
   return change;
 }
 
@@ -93,6 +98,7 @@ double ItemStore::set_costs(const double* costs, std::size_t n) {
     costs_[i] = costs[i];
     non_unit_ += costs[i] != 1.0 ? 1 : 0;
   }
+  total_valid_ = false;
   return change;
 }
 
@@ -132,6 +138,7 @@ void ItemStore::remove(const std::vector<char>& leaving) {
   costs_.resize(kept);
   bytes_.resize(kept * item_bytes_);
   index_valid_ = false;
+  total_valid_ = false;
 }
 
 namespace {
@@ -217,6 +224,7 @@ std::size_t ItemStore::unpack(const char* data, std::size_t bytes) {
     ids_.push_back(id);
     costs_.push_back(cost);
     non_unit_ += cost != 1.0 ? 1 : 0;
+    total_valid_ = false;
     if (index_valid_) index_[id] = ids_.size() - 1;
     if (item_bytes_ > 0) {
       bytes_.insert(bytes_.end(), data + at, data + at + item_bytes_);

@@ -64,6 +64,9 @@ class ItemStore {
   std::vector<std::uint64_t> ids_;
   std::vector<double> costs_;
   std::size_t non_unit_ = 0;  // items whose cost is not 1 (none: the O(count) path of unit costs)
+  // total_cost() summed once per change of the costs (the runtime reads it at every balancing period)
+  mutable double total_ = 0;
+  mutable bool total_valid_ = false;
   std::vector<char> bytes_;
   mutable std::unordered_map<std::uint64_t, std::size_t> index_;  // id -> position, built when needed
   mutable bool index_valid_ = false;
