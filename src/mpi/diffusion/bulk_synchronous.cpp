@@ -39,7 +39,7 @@ void DiffusionRuntime::bsp_start_wave() {
   // Converged, and still in the band after this call's hand-over (nothing moves until the result).
   wave_in_[0] = tracker_->converged(0) && tracker_->in_band(relative(state_->real())) ? 0 : 1;
   const HandoverVote vote = handover_vote(*state_, tracker_->in_band(relative(state_->real())), carry_, store.size(),
-                                             store.smallest_cost());
+                                          store.smallest_cost(), within_margin());
   wave_in_[1] = vote.owes_whole_item ? 1 : 0;
   wave_in_[2] = options.time_limit > 0 && now() - t0_ >= options.time_limit ? 1 : 0;
   wave_in_[3] = vote.out_of_band ? 1 : 0;

@@ -97,6 +97,7 @@ std::string Diffusion::metrics_json() {
   io::add_diffusion_metrics(j, m);
   j["balancer"] = o.balancer;
   j["total_iterations"] = o.total_iterations;  // declared calls, 0: unknown (the hybrid's horizon)
+  j["agreements"] = impl_->agreements();       // bulk-synchronous agreement calls, 0 asynchronous
   nlohmann::json steps = nlohmann::json::array();
   for (const diffusion::GlobalStepRecord& g : m.global_steps)
     steps.push_back({{"call", g.call}, {"date", g.date}, {"gain", g.gain}, {"cost", g.cost}, {"work", g.work},

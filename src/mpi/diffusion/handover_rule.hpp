@@ -19,10 +19,13 @@ struct HandoverVote {
 // A rank's vote: `in_band` is the tracker's verdict on its real load, `carry` the released amounts not
 // yet sent as whole items (per neighbour), `items` the items it holds, `smallest` their smallest cost
 // (an amount owed reaches an item when that item would be sent for it: item_selection.hpp).
+// `within_margin`: the hybrid's rank within the margin of its share in a run the program ends (it gives
+// nothing and decides nothing: balance::handover_beyond_margin) votes as in its band, so that the
+// agreements back off instead of summing at every call an excess no rank acts on.
 inline HandoverVote handover_vote(const diffusion::NodeState& state, bool in_band, const std::vector<double>& carry,
-                                  std::size_t items, double smallest = 1.0) {
+                                  std::size_t items, double smallest = 1.0, bool within_margin = false) {
   HandoverVote v;
-  v.out_of_band = !in_band;
+  v.out_of_band = !in_band && !within_margin;
   v.owes_part = state.owed_total() > 0;
   if (items > 0)
     for (std::size_t p = 0; p < carry.size(); ++p)

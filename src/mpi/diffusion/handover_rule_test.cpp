@@ -97,6 +97,34 @@ TEST(HandoverRule, DeclinedOnlyWhenNoRankOwingAWholeItemWouldGiveIt) {
   EXPECT_FALSE(handover_declined(0, 0));  // parts only: handover_agreed decides
 }
 
+// The hybrid in a run the program ends: ranks out of their 1% band but within the margin of their
+// shares, owing nothing (they decide nothing there), vote as in their band; the sums are then calm and
+// the agreements back off (before, the sums kept an agreement at every call for an excess nobody moved).
+TEST(HandoverRule, RanksWithinTheMarginVoteInBandAndTheAgreementsBackOff) {
+  const diffusion::ConvergenceTracker band(4, 40.0, 5);  // 1% of 40: [39.6, 40.4]
+  const std::vector<NodeState> ranks{NodeState(42, 2, false), NodeState(38, 2, false), NodeState(41, 2, false),
+                                     NodeState(39, 2, false)};  // 5% off at most: within a 10% margin
+  const std::vector<double> no_carry(2, 0.0);
+  double out_of_band = 0, owing_whole = 0, owing_part = 0, out_without_margin = 0;
+  for (const NodeState& r : ranks) {
+    ASSERT_FALSE(band.in_band(r.real()));
+    const HandoverVote v = handover_vote(r, band.in_band(r.real()), no_carry, 40, 1.0, true);
+    out_of_band += v.out_of_band;
+    owing_whole += v.owes_whole_item;
+    owing_part += v.owes_part;
+    out_without_margin += handover_vote(r, band.in_band(r.real()), no_carry, 40).out_of_band;
+  }
+  EXPECT_EQ(out_without_margin, 4);  // the rule without the margin: every rank out of its band
+  EXPECT_EQ(out_of_band, 0);
+  EXPECT_FALSE(handover_agreed(owing_whole, out_of_band, owing_part));
+  const bool calm = out_of_band == 0;  // as bsp_iteration_done decides it (shares known, no step)
+  long interval = 1;
+  for (int i = 0; i < 4; ++i) interval = next_sync_interval(interval, 0, 8, calm);
+  EXPECT_EQ(interval, 8);
+  // Beyond the margin a rank is out of its band whatever: the agreements come at every call.
+  EXPECT_TRUE(handover_vote(NodeState(48, 2, false), false, no_carry, 40, 1.0, false).out_of_band);
+}
+
 // The adaptive cadence: every call while anything is to be done, so nothing waits for an 8th call; then
 // 2, 4, 8, 8 once calm; a set sync_interval stays as set.
 TEST(HandoverRule, AdaptiveCadenceAgreesAtEveryCallUntilCalmThenBacksOff) {

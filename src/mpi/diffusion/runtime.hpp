@@ -61,6 +61,8 @@ class DiffusionRuntime {
   bool finished() const { return finished_; }
   bool started() const { return started_; }
   long long total_items() const { return total_items_; }  // every rank's items, summed at start()
+  // Bulk-synchronous: the agreement calls made (the same on every rank); 0 asynchronous.
+  long long agreements() const { return waves_started_; }
   ByIdExchange by_id;  // gather and scatter by id (by_id.hpp)
   double speed() const;  // given, or measured (0 before the first measurement)
 
