@@ -3,7 +3,7 @@
 // band (once every rank has measured its speed), the
 // ranks gather every rank's (work held, speed, smallest item cost, computing seconds of the last
 // iteration, the latency of the last gather and the cost per unit of work of the last step as this
-// rank measured them) with one MPI_Iallgather; every rank then computes the same plan
+// rank measured them) with one all-gather, a tree sum of slots (contributions_); every rank then computes the same plan
 // (balance::plan_global_step: shares from the exact planner's divisible optimum, transfers surplus to
 // deficit, any to any) and the same decision (balancer global: whenever the plan improves the
 // iteration time; hybrid: balance::HybridTrigger, gain against cost). A step:
@@ -20,6 +20,7 @@
 #include <cstring>
 #include <limits>
 #include <list>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -33,12 +34,14 @@ namespace hetlb::mpi::detail {
 namespace {
 constexpr int kItemsTag = 1;   // a transfer's items on global_
 constexpr int kCountsTag = 2;  // control messages sent, per neighbour, on global_
+constexpr int kGatherTag = 3;  // the contributions' tree sum on global_
 
 // What each rank contributes to the gather.
 struct Contribution {
   double work, speed, smallest_cost, compute_seconds, gather_seconds, seconds_per_work;
 };
-static_assert(sizeof(Contribution) == 6 * sizeof(double));
+constexpr std::size_t kContributionDoubles = 6;
+static_assert(sizeof(Contribution) == kContributionDoubles * sizeof(double));
 }  // namespace
 
 void check_balancer(const DiffusionOptions& o) {
@@ -137,18 +140,22 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
                     last_compute_seconds_,
                     gather_seconds_,
                     move_seconds_per_work()};
+  // An all-gather as a tree sum (contributions_): 2(n-1) messages of n contributions, log2(n) rounds
+  // each way; x + 0 is exact, so every rank gets every contribution bit for bit.
   std::vector<Contribution> all(static_cast<std::size_t>(size_));
+  std::vector<double> slots(all.size() * kContributionDoubles, 0.0), gathered(slots.size());
+  std::memcpy(slots.data() + static_cast<std::size_t>(rank_) * kContributionDoubles, &mine, sizeof mine);
   const double gather_start = now();
-  MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Iallgather(&mine, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, global_, &request);
-  for (int done = 0;;) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) break;
+  contributions_.start(slots.data());
+  while (!contributions_.test(gathered.data())) {
     if (!threaded) poll();
-    bsp_check_stall(gather_start, fmt::format("the other ranks in the global step's gather (they made {})",
-                                              calls_made_text()));
+    std::string late;
+    for (int r : contributions_.waiting_for()) late += (late.empty() ? "" : ", ") + std::to_string(r);
+    bsp_check_stall(gather_start, fmt::format("rank(s) {} in the global step's gather (the other ranks made {})",
+                                              late.empty() ? "?" : late, calls_made_text()));
     wait_a_little(lock, gather_start);
   }
+  std::memcpy(all.data(), gathered.data(), gathered.size() * sizeof(double));
   gather_seconds_ = now() - gather_start;
 
   std::vector<double> work, speeds;
@@ -250,6 +257,7 @@ std::uint64_t DiffusionRuntime::move_by_plan(const balance::GlobalStep& plan) {
 // cost; the trigger counts it as provisional, so the first step on measured speeds may come at call 1.
 void DiffusionRuntime::bsp_start() {
   if (global_ == MPI_COMM_NULL) return;
+  contributions_.init(global_, kGatherTag, static_cast<int>(kContributionDoubles) * size_);
   probe_move_cost();
   if (!options.start_step || (options.balancer == "hybrid" && store.chooses())) return;
   const bool measured = by_time() && given_speed_ == 0;
