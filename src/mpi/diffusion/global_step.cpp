@@ -3,7 +3,7 @@
 // band (once every rank has measured its speed), the
 // ranks gather every rank's (work held, speed, smallest item cost, computing seconds of the last
 // iteration, the latency of the last gather and the cost per unit of work of the last step as this
-// rank measured them) with one all-gather, a tree sum of slots (contributions_); every rank then computes the same plan
+// rank measured them) with one all-gather (contributions_, Bruck's); every rank then computes the same plan
 // (balance::plan_global_step: shares from the exact planner's divisible optimum, transfers surplus to
 // deficit, any to any) and the same decision (balancer global: whenever the plan improves the
 // iteration time; hybrid: balance::HybridTrigger, gain against cost). A step:
@@ -34,7 +34,7 @@ namespace hetlb::mpi::detail {
 namespace {
 constexpr int kItemsTag = 1;   // a transfer's items on global_
 constexpr int kCountsTag = 2;  // control messages sent, per neighbour, on global_
-constexpr int kGatherTag = 3;  // the contributions' tree sum on global_
+constexpr int kGatherTag = 3;  // the contributions' all-gather on global_
 
 // What each rank contributes to the gather.
 struct Contribution {
@@ -140,13 +140,13 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
                     last_compute_seconds_,
                     gather_seconds_,
                     move_seconds_per_work()};
-  // An all-gather as a tree sum (contributions_): 2(n-1) messages of n contributions, log2(n) rounds
-  // each way; x + 0 is exact, so every rank gets every contribution bit for bit.
+  // Bruck's all-gather (contributions_, all_gather.hpp): log2(n) rounds, each contribution received once.
   std::vector<Contribution> all(static_cast<std::size_t>(size_));
-  std::vector<double> slots(all.size() * kContributionDoubles, 0.0), gathered(slots.size());
-  std::memcpy(slots.data() + static_cast<std::size_t>(rank_) * kContributionDoubles, &mine, sizeof mine);
+  std::vector<double> gathered(all.size() * kContributionDoubles);
   const double gather_start = now();
-  contributions_.start(slots.data());
+  double values[kContributionDoubles];
+  std::memcpy(values, &mine, sizeof mine);
+  contributions_.start(values);
   while (!contributions_.test(gathered.data())) {
     if (!threaded) poll();
     std::string late;
@@ -257,7 +257,7 @@ std::uint64_t DiffusionRuntime::move_by_plan(const balance::GlobalStep& plan) {
 // cost; the trigger counts it as provisional, so the first step on measured speeds may come at call 1.
 void DiffusionRuntime::bsp_start() {
   if (global_ == MPI_COMM_NULL) return;
-  contributions_.init(global_, kGatherTag, static_cast<int>(kContributionDoubles) * size_);
+  contributions_.init(global_, kGatherTag, static_cast<int>(kContributionDoubles));
   probe_move_cost();
   if (!options.start_step || (options.balancer == "hybrid" && store.chooses())) return;
   const bool measured = by_time() && given_speed_ == 0;

@@ -26,6 +26,7 @@
 #include "neighbourhood.hpp"
 #include "speed_estimator.hpp"
 #include "stall_watch.hpp"
+#include "all_gather.hpp"
 #include "tree_sum.hpp"
 
 namespace hetlb::mpi::detail {
@@ -169,9 +170,7 @@ class DiffusionRuntime {
   double initial_load_ = 0, total_load_ = 0, load_change_ = 0;
 
   TreeSum wave_;  // the termination wave in progress, if active()
-  // The global step's gather (global_step.cpp): each rank's contribution in its own slot, zeros in the
-  // others, summed up and down a tree (an MPI_Iallgather may be n(n-1) messages, as SMPI's is).
-  TreeSum contributions_;
+  AllGather contributions_;  // the global steps' gather (global_step.cpp, all_gather.hpp)
   // not converged, not settled, data sent, data received, timed out (termination())
   // [5]: sum of the speeds, [6]: ranks whose speed is known, [7]: cost changes (speed_target.cpp)
   // [8]: ranks in stop() (asynchronous mode), ranks that found the last sum cheap (bulk-synchronous)
