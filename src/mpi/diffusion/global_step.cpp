@@ -249,7 +249,7 @@ std::uint64_t DiffusionRuntime::move_by_plan(const balance::GlobalStep& plan) {
 // Inside start(), before the first iteration (balancers global and hybrid): the cost of moving a unit
 // of work probed on each rank holding items (probe_move_cost: local; the trigger's and the hand-overs'
 // cost until a step measures it); then, when asked for (start_step, false by default), the start step
-// (balance::start_step_worth): every rank's work held and smallest item cost (one MPI_Allgather), the
+// (balance::start_step_worth): every rank's work held and smallest item cost (one all-gather), the
 // plan by the given speeds or equal ones (nothing is measured yet), taken when it shortens the iteration
 // by more than the margin and, with measured speeds, some rank holds no work. It is not weighed (nothing
 // tells yet what computing costs), hence not by default: it gains at most the first iteration and can
@@ -261,18 +261,21 @@ void DiffusionRuntime::bsp_start() {
   probe_move_cost();
   if (!options.start_step || (options.balancer == "hybrid" && store.chooses())) return;
   const bool measured = by_time() && given_speed_ == 0;
-  const double mine[3] = {store.total_cost(), measured ? 1.0 : (by_time() ? given_speed_ : 1.0),
-                          store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity()};
-  std::vector<double> all(3 * static_cast<std::size_t>(size_));
+  // The gather of the steps (all_gather.hpp), three of its values used: work, speed, smallest cost.
+  const double mine[kContributionDoubles] = {
+      store.total_cost(), measured ? 1.0 : (by_time() ? given_speed_ : 1.0),
+      store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity(), 0.0, 0.0, 0.0};
+  std::vector<double> all(kContributionDoubles * static_cast<std::size_t>(size_));
   const double gather_start = now();
-  MPI_Allgather(mine, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, global_);
+  contributions_.start(mine);
+  while (!contributions_.test(all.data())) pause_for(wait_pause(now() - gather_start));  // inside start()
   gather_seconds_ = now() - gather_start;
   std::vector<double> work, speeds;
   double quantum = std::numeric_limits<double>::infinity();
   for (std::size_t r = 0; r < static_cast<std::size_t>(size_); ++r) {
-    work.push_back(all[3 * r]);
-    speeds.push_back(all[3 * r + 1]);
-    quantum = std::min(quantum, all[3 * r + 2]);
+    work.push_back(all[kContributionDoubles * r]);
+    speeds.push_back(all[kContributionDoubles * r + 1]);
+    quantum = std::min(quantum, all[kContributionDoubles * r + 2]);
   }
   if (!std::isfinite(quantum)) return;  // no item anywhere
   const balance::GlobalStep plan = balance::plan_global_step(work, speeds, quantum);

@@ -1,7 +1,8 @@
 // Global steps in a bulk-synchronous program (docs/runtime.md, "Global steps"):
 //   hetlb-mpi-diffusion-global-check --balancer global|hybrid --speeds 1,1,0.5,0.25 [--progress calls|thread]
-//                                    [--initial random|slowest] [--balanced-by N] [--total N] [--seed S]
+//                                    [--initial random|slowest|alone] [--balanced-by N] [--total N] [--seed S]
 //                                    [--noise F --max-handover-items N] [--tolerance T (0.1)] [--stop-at N]
+//                                    [--start-step 1]
 // Rank r's computing takes items x 100 us / speed_r (slept, and passed to iteration_done: the speeds
 // are emulated, not told to the runtime, which measures them from those seconds). Every iteration the program
 // calls MPI_Allreduce of (items held, sum of ids, sum of squared ids, ranks still running): every item is
@@ -13,7 +14,9 @@
 // uniformly in [1 - F, 1 + F] every call (measured speeds as noisy as a shared machine's), and the items
 // moved by hand-overs (all moved less the global steps') must be at most N: diffusion between the steps
 // must not chase the noise. With --stop-at N the program ends the run after N iterations (convergence
-// does not end it, and is not required). Exit 0 when every check passes.
+// does not end it, and is not required). --initial alone: every item on the slowest rank, none elsewhere;
+// --start-step 1: the option start_step, and the first step must be the start step (call 0) and move
+// items. Exit 0 when every check passes.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -46,7 +49,7 @@ int main(int argc, char** argv) {
   double noise = 0, tolerance = 0.1;
   long stop_at = 0;
   unsigned seed = 1;
-  bool verbose = false;
+  bool verbose = false, start_step = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
     if (a == "--balancer") balancer = v;
@@ -60,6 +63,7 @@ int main(int argc, char** argv) {
     else if (a == "--noise") noise = std::atof(v.c_str());
     else if (a == "--max-handover-items") max_handover_items = std::atol(v.c_str());
     else if (a == "--verbose") verbose = std::atoi(v.c_str()) != 0;
+    else if (a == "--start-step") start_step = std::atoi(v.c_str()) != 0;
     else if (a == "--seed") seed = static_cast<unsigned>(std::atoi(v.c_str()));
   }
   std::vector<double> speeds;
@@ -87,8 +91,10 @@ int main(int argc, char** argv) {
   std::mt19937 draw(seed);
   std::mt19937 jitter(seed * 7919u + static_cast<unsigned>(rank));  // this rank's noise
   for (int r = 0; r < size; ++r)
-    counts[static_cast<std::size_t>(r)] = initial == "slowest" ? (r == slowest ? 55u * static_cast<unsigned>(size) : 5u)
-                                                               : 20 + draw() % 80;
+    counts[static_cast<std::size_t>(r)] =
+        initial == "slowest" ? (r == slowest ? 55u * static_cast<unsigned>(size) : 5u)
+        : initial == "alone" ? (r == slowest ? 60u * static_cast<unsigned>(size) : 0u)
+                             : 20 + draw() % 80;
   std::uint64_t total = 0, first = 0;
   for (int r = 0; r < size; ++r) {
     if (r == rank) first = total;
@@ -104,6 +110,7 @@ int main(int argc, char** argv) {
   o.tolerance = tolerance;
   o.end_on_convergence = stop_at == 0;  // --stop-at: the program ends the run, as real programs do
   o.time_limit = 30;
+  o.start_step = start_step;
   int code = 0;
   {
     hetlb::mpi::Diffusion lb(MPI_COMM_WORLD, o, sizeof(Item));
@@ -190,6 +197,8 @@ int main(int argc, char** argv) {
       if (g.call < 0 || g.call > iteration) code = fail(rank, iteration, "a global step at an impossible call");
     }
     if (step_items == 0) code = fail(rank, iteration, "the global steps moved no item");
+    if (start_step && (m.global_steps.empty() || m.global_steps.front().call != 0 || m.global_steps.front().items == 0))
+      code = fail(rank, iteration, "no start step (a step at call 0 moving items) with --start-step 1");
     const double handed = m.data_transfer_amount * static_cast<double>(total) - static_cast<double>(step_items);
     if (rank == 0 && noise > 0) std::printf("global-check: %.0f items moved by hand-overs\n", handed);
     if (max_handover_items >= 0 && handed > static_cast<double>(max_handover_items))
