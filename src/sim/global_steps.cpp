@@ -4,10 +4,10 @@
 // runtime's step costs there:
 //  1. diffusion pauses (no decision, report or release) until no message is in flight, so that every
 //     unit of load is held by exactly one node (taken in or received);
-//  2. the collective, modelled as a gather and a broadcast over the platform's links: every node sends
-//     its contribution (a control message) to node 0's host, which sends the table of all of them
-//     (one control message per node) back to every node, as the runtime's allgather gives every rank
-//     every contribution; hosts shared by nodes exchange nothing;
+//  2. the collective, the runtime's all-gather (Bruck's) over the platform's links: in the round of
+//     distance d = 1, 2, 4, ... every node sends the min(d, n - d) contributions it holds (control
+//     messages) to node - d, and the round ends when all have arrived; hosts shared by nodes exchange
+//     nothing;
 //  3. the plan and the decision, the same on every node;
 //  4. a step: diffusion's state restarts on the load held (nothing owed, no estimate, as the runtime's
 //     reset), then one SimGrid communication per transfer, any to any, routed on the platform, 125,000
@@ -97,7 +97,6 @@ void wait_while_paused(World& w) {
 void global_step_activity(World& w) {
   const std::size_t n = w.nodes.size();
   const double period = w.min_lb;
-  s4u::Host* root = w.nodes.front().host;
   balance::HybridTrigger trigger(kGlobalMinInterval, kGlobalMargin);
   long gap = 1, next = 1;
   double seconds_per_work = 0;  // measured by the last step; 0 until one
@@ -125,12 +124,15 @@ void global_step_activity(World& w) {
         done = std::min(done, static_cast<long>(node.comp_iterations));
       }
       const double before = diffusion::total_load(work);
+      // The runtime's all-gather (Bruck's, src/mpi/diffusion/all_gather.hpp): in the round of distance
+      // d every node sends the min(d, n - d) contributions it holds to node - d; log2(n) rounds.
       std::vector<s4u::CommPtr> comms;
-      for (const Node& node : w.nodes) comms.push_back(send_between(w, node.host, root, kControlBytes));
-      wait_all(comms);
-      for (const Node& node : w.nodes)
-        comms.push_back(send_between(w, root, node.host, kControlBytes * static_cast<double>(n)));
-      wait_all(comms);
+      for (std::size_t d = 1; d < n; d *= 2) {
+        const double blocks = static_cast<double>(std::min(d, n - d));
+        for (std::size_t i = 0; i < n; ++i)
+          comms.push_back(send_between(w, w.nodes[i].host, w.nodes[(i + n - d) % n].host, kControlBytes * blocks));
+        wait_all(comms);
+      }
       event.collective_seconds = s4u::Engine::get_clock() - event.date;
 
       // Whole units with integer load, else a millionth of the average (the load is divisible).
