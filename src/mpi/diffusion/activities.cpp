@@ -263,7 +263,7 @@ void DiffusionRuntime::finish() {
     receive_all();
     MPI_Testall(static_cast<int>(requests.size()), requests.data(), &all, MPI_STATUSES_IGNORE);
     if (!all && options.bulk_synchronous)  // a rank out of step never comes (bulk_synchronous.cpp)
-      bsp_check_stall(since, "rank(s) " + pending_neighbours(requests) + " in the closing exchange");
+      bsp_check_stall(since, [&] { return "rank(s) " + pending_neighbours(requests) + " in the closing exchange"; });
   }
   complete_receives(true);
   for (std::size_t p = 0; p < degree; ++p) {

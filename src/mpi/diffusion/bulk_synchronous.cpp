@@ -57,13 +57,17 @@ void DiffusionRuntime::bsp_start_wave() {
 
 // The ranks of the neighbour slots whose request (of `requests`, one per slot) has not completed.
 std::string DiffusionRuntime::pending_neighbours(const std::vector<MPI_Request>& requests) const {
-  std::string names;
+  std::vector<int> ranks;
   for (std::size_t p = 0; p < hood.neighbours.size() && p < requests.size(); ++p) {
     int done = 1;
     if (requests[p] != MPI_REQUEST_NULL) MPI_Request_get_status(requests[p], &done, MPI_STATUS_IGNORE);
-    if (!done) names += (names.empty() ? "" : ", ") + std::to_string(hood.neighbours[p]);
+    if (!done) ranks.push_back(hood.neighbours[p]);
   }
-  return names;
+  return ranks_text(ranks);
+}
+
+std::string DiffusionRuntime::ranks_text(const std::vector<int>& ranks) {
+  return ranks.empty() ? std::string("?") : fmt::format("{}", fmt::join(ranks, ", "));
 }
 
 // A wait for the other ranks inside a call, begun at `since`, that has lasted past the stall limit
@@ -71,7 +75,7 @@ std::string DiffusionRuntime::pending_neighbours(const std::vector<MPI_Request>&
 // call. One line on stderr, and every rank ends (MPI_Abort) instead of hanging. `slack` lengthens the
 // limit for waits that are only consequences of another's (so that the line naming the rank out of
 // step comes first).
-void DiffusionRuntime::bsp_check_stall(double since, const std::string& waiting_for, double slack) {
+void DiffusionRuntime::bsp_check_stall(double since, const std::function<std::string()>& waiting_for, double slack) {
   const double t = now();
   const bool past = options.time_limit > 0 && t - t0_ >= options.time_limit;
   if (t - since <= stall_.limit(options.stall_timeout, past) + slack) return;
@@ -79,7 +83,7 @@ void DiffusionRuntime::bsp_check_stall(double since, const std::string& waiting_
                "hetlb: rank %d: bulk-synchronous iteration_done() call %lld waited %.1f s for %s%s; every rank must "
                "call iteration_done() the same number of times (a rank skipped or added a call, or stopped "
                "calling it): aborting\n",
-               rank_, calls_, t - since, waiting_for.c_str(), past ? ", past the time limit" : "");
+               rank_, calls_, t - since, waiting_for().c_str(), past ? ", past the time limit" : "");
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
@@ -104,14 +108,15 @@ void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
     if (!threaded) poll();  // receiving and balancing go on; poll() moves the sum on
     if (!wave_ready_ && wave_.active() && wave_.test(wave_out_)) wave_ready_ = true;
     if (wave_ready_) break;
-    const std::vector<int> late = wave_.waiting_for();
-    std::string names;
-    for (int r : late) names += (names.empty() ? "" : ", ") + std::to_string(r);
     // Waiting for the parent's result is mostly a consequence of a wait further up: slack.
-    bsp_check_stall(since,
-                    fmt::format("rank(s) {} to pass on the agreement sum of call {} (every rank made at least {} "
-                                "calls)", names.empty() ? "?" : names, wave_call_, previous_wave_call_),
-                    !late.empty() && late.front() < rank_ ? 0.5 : 0.0);
+    const std::vector<int> late = wave_.waiting_for();
+    bsp_check_stall(
+        since,
+        [&] {
+          return fmt::format("rank(s) {} to pass on the agreement sum of call {} (every rank made at least {} calls)",
+                             ranks_text(late), wave_call_, previous_wave_call_);
+        },
+        !late.empty() && late.front() < rank_ ? 0.5 : 0.0);
     wait_a_little(lock, since);
   }
   wave_ready_ = false;
@@ -163,8 +168,10 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
     MPI_Testall(static_cast<int>(count_requests.size()), count_requests.data(), &done, MPI_STATUSES_IGNORE);
     if (done) break;
     if (!threaded) poll();
-    bsp_check_stall(since, fmt::format("rank(s) {} in the hand-over (they made {} and not call {})",
-                                       pending_neighbours(count_requests), calls_made_text(), calls_));
+    bsp_check_stall(since, [&] {
+      return fmt::format("rank(s) {} in the hand-over (they made {} and not call {})",
+                         pending_neighbours(count_requests), calls_made_text(), calls_);
+    });
     wait_a_little(lock, since);
   }
   // Hybrid: this rank gives work only when it is worth its move (giving_worth); what it keeps is still owed.
@@ -209,11 +216,15 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
     if (left == 0) break;
     if (!threaded) poll();
     if (!any) {
-      std::string names;
-      for (std::size_t p = 0; p < degree; ++p)
-        if (!got[p]) names += (names.empty() ? "" : ", ") + std::to_string(hood.neighbours[p]);
-      bsp_check_stall(data_since, fmt::format("rank(s) {} in the hand-over, for their items (they wait themselves)",
-                                              names), 0.5);
+      bsp_check_stall(
+          data_since,
+          [&] {
+            std::vector<int> late;
+            for (std::size_t p = 0; p < degree; ++p)
+              if (!got[p]) late.push_back(hood.neighbours[p]);
+            return fmt::format("rank(s) {} in the hand-over, for their items (they wait themselves)", ranks_text(late));
+          },
+          0.5);
       wait_a_little(lock, data_since);
     }
   }

@@ -45,7 +45,7 @@ void DiffusionRuntime::bsp_check_equal_speeds(std::unique_lock<std::mutex>& lock
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
     if (done) break;
     if (!threaded) poll();
-    bsp_check_stall(since, fmt::format("the other ranks in the equal-speeds check (they made {})", calls_made_text()));
+    bsp_check_stall(since, [&] { return fmt::format("the other ranks in the equal-speeds check (they made {})", calls_made_text()); });
     wait_a_little(lock, since);
   }
   const double measured_ratio = most[0] / -most[1], time_ratio = most[2] / -most[3];

@@ -149,10 +149,10 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   contributions_.start(values);
   while (!contributions_.test(gathered.data())) {
     if (!threaded) poll();
-    std::string late;
-    for (int r : contributions_.waiting_for()) late += (late.empty() ? "" : ", ") + std::to_string(r);
-    bsp_check_stall(gather_start, fmt::format("rank(s) {} in the global step's gather (the other ranks made {})",
-                                              late.empty() ? "?" : late, calls_made_text()));
+    bsp_check_stall(gather_start, [&] {
+      return fmt::format("rank(s) {} in the global step's gather (the other ranks made {})",
+                         ranks_text(contributions_.waiting_for()), calls_made_text());
+    });
     wait_a_little(lock, gather_start);
   }
   std::memcpy(all.data(), gathered.data(), gathered.size() * sizeof(double));

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <list>
 #include <mutex>
@@ -93,7 +94,8 @@ class DiffusionRuntime {
   void bsp_complete_wave(std::unique_lock<std::mutex>& lock);
   void bsp_stop(std::unique_lock<std::mutex>& lock);
   void handover(std::unique_lock<std::mutex>& lock);
-  void bsp_check_stall(double since, const std::string& waiting_for, double slack = 0);
+  // `waiting_for` is called only past the stall limit (the message is not built at every poll).
+  void bsp_check_stall(double since, const std::function<std::string()>& waiting_for, double slack = 0);
   // Global steps (global_step.cpp): true when one was taken at this agreement call.
   bool bsp_global_step(std::unique_lock<std::mutex>& lock);
   void bsp_start();               // the move cost probed and the start step (start_step), inside start()
@@ -107,6 +109,7 @@ class DiffusionRuntime {
   void drain_control();           // every control message sent so far received and dropped
   void reset_diffusion_state();   // a fresh NodeState on the items held (after a global step)
   std::string pending_neighbours(const std::vector<MPI_Request>& requests) const;
+  static std::string ranks_text(const std::vector<int>& ranks);  // "3, 5", or "?" when empty
   std::string calls_made_text() const;
   void wait_a_little(std::unique_lock<std::mutex>& lock, double since);
   // Convergence target (speed_target.cpp).
