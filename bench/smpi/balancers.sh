@@ -9,6 +9,11 @@
 # The ideal is the work over the hosts' total speed; since the speeds are measured, the first iteration
 # runs on the initial load whatever the balancer, so the table also gives the ideal after it:
 # first iteration + ideal x (WORK - 1) / WORK.
+# The program's all-gather is Open MPI's (smpi/allgather:ompi: recursive doubling or Bruck's for its few
+# bytes), as the program would get it on Open MPI: SMPI's default sends all p(p - 1) messages at once,
+# which at 128 ranks and more spends the host's time in SimGrid's bookkeeping of the messages in flight
+# (over 7 min at 128 ranks instead of under 2). Only the all-gather: SimGrid 3.32's Open MPI selector
+# also picks a segmented ring all-reduce that fails (SIGFPE) on the metrics' all-reduce.
 # The simulated times depend on neither the machine nor its load: one run per cell and seed.
 # Host time: 16 ranks about 12 s a run, 64 ranks about 3 min, 256 ranks tens of minutes.
 # BUILD, OUT, RANKS, INITIALS, BALANCERS, SEEDS, WORK, LOAD, RATIO may be set; the table is
@@ -50,6 +55,7 @@ for np in $RANKS; do
         start=$(date +%s)
         smpirun -np "$np" -platform "$platforms/grid-real-$np.xml" -hostfile "$platforms/grid-real-$np.hosts" \
           --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no \
+          --cfg=smpi/allgather:ompi \
           --log=root.thresh:error --log=xbt_cfg.thresh:error --log=smpi.thresh:error \
           "$LIB" --item-bytes 1024 --ratio "$RATIO" --format json --time-limit 0 --balance time \
           --load-per-node "$LOAD" --work "$WORK" --initial "$initial" --seed "$seed" --balancer "$balancer" \
