@@ -12,8 +12,7 @@
 # The program's all-gather is Open MPI's (smpi/allgather:ompi: recursive doubling or Bruck's for its few
 # bytes), as the program would get it on Open MPI: SMPI's default sends all p(p - 1) messages at once,
 # which at 128 ranks and more spends the host's time in SimGrid's bookkeeping of the messages in flight
-# (over 7 min at 128 ranks instead of under 2). Only the all-gather: SimGrid 3.32's Open MPI selector
-# also picks a segmented ring all-reduce that fails (SIGFPE) on the metrics' all-reduce.
+# (over 7 min at 128 ranks instead of under 2). The other collectives are SMPI's defaults.
 # The simulated times depend on neither the machine nor its load: one run per cell and seed.
 # Host time: 16 ranks about 12 s a run, 64 ranks about 3 min, 256 ranks tens of minutes.
 # BUILD, OUT, RANKS, INITIALS, BALANCERS, SEEDS, WORK, LOAD, RATIO may be set; the table is

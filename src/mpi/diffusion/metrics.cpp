@@ -60,7 +60,8 @@ diffusion::Metrics DiffusionRuntime::metrics() {
   // Global steps: the same records on every rank but for the items each sent.
   std::vector<double> sent, moved(global_steps_.size());
   for (const diffusion::GlobalStepRecord& g : global_steps_) sent.push_back(static_cast<double>(g.items));
-  MPI_Allreduce(sent.data(), moved.data(), static_cast<int>(sent.size()), MPI_DOUBLE, MPI_SUM, term_);
+  if (!sent.empty())  // as many on every rank; no zero-count collective (SimGrid 3.32's Open MPI all-reduce divides by it)
+    MPI_Allreduce(sent.data(), moved.data(), static_cast<int>(sent.size()), MPI_DOUBLE, MPI_SUM, term_);
   r.global_steps = global_steps_;
   for (std::size_t k = 0; k < moved.size(); ++k) r.global_steps[k].items = static_cast<std::uint64_t>(moved[k]);
   termination_latency = r.converged && converged_at_ >= 0 ? m[1] - m[4] : nan;
