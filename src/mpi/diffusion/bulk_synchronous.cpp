@@ -75,10 +75,12 @@ std::string DiffusionRuntime::ranks_text(const std::vector<int>& ranks) {
 // call. One line on stderr, and every rank ends (MPI_Abort) instead of hanging. `slack` lengthens the
 // limit for waits that are only consequences of another's (so that the line naming the rank out of
 // step comes first).
-void DiffusionRuntime::bsp_check_stall(double since, const std::function<std::string()>& waiting_for, double slack) {
+void DiffusionRuntime::bsp_check_stall(double since, const std::function<std::string()>& waiting_for,
+                                       const std::function<double()>& slack) {
   const double t = now();
   const bool past = options.time_limit > 0 && t - t0_ >= options.time_limit;
-  if (t - since <= stall_.limit(options.stall_timeout, past) + slack) return;
+  const double limit = stall_.limit(options.stall_timeout, past);
+  if (t - since <= limit || (slack && t - since <= limit + slack())) return;
   std::fprintf(stderr,
                "hetlb: rank %d: bulk-synchronous iteration_done() call %lld waited %.1f s for %s%s; every rank must "
                "call iteration_done() the same number of times (a rank skipped or added a call, or stopped "
@@ -109,14 +111,16 @@ void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
     if (!wave_ready_ && wave_.active() && wave_.test(wave_out_)) wave_ready_ = true;
     if (wave_ready_) break;
     // Waiting for the parent's result is mostly a consequence of a wait further up: slack.
-    const std::vector<int> late = wave_.waiting_for();
     bsp_check_stall(
         since,
         [&] {
           return fmt::format("rank(s) {} to pass on the agreement sum of call {} (every rank made at least {} calls)",
-                             ranks_text(late), wave_call_, previous_wave_call_);
+                             ranks_text(wave_.waiting_for()), wave_call_, previous_wave_call_);
         },
-        !late.empty() && late.front() < rank_ ? 0.5 : 0.0);
+        [&] {
+          const std::vector<int> late = wave_.waiting_for();
+          return !late.empty() && late.front() < rank_ ? 0.5 : 0.0;
+        });
     wait_a_little(lock, since);
   }
   wave_ready_ = false;
@@ -224,7 +228,7 @@ void DiffusionRuntime::handover(std::unique_lock<std::mutex>& lock) {
               if (!got[p]) late.push_back(hood.neighbours[p]);
             return fmt::format("rank(s) {} in the hand-over, for their items (they wait themselves)", ranks_text(late));
           },
-          0.5);
+          [] { return 0.5; });
       wait_a_little(lock, data_since);
     }
   }

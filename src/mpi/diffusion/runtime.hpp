@@ -94,8 +94,10 @@ class DiffusionRuntime {
   void bsp_complete_wave(std::unique_lock<std::mutex>& lock);
   void bsp_stop(std::unique_lock<std::mutex>& lock);
   void handover(std::unique_lock<std::mutex>& lock);
-  // `waiting_for` is called only past the stall limit (the message is not built at every poll).
-  void bsp_check_stall(double since, const std::function<std::string()>& waiting_for, double slack = 0);
+  // `waiting_for` and `slack` are called only past the stall limit, not at every poll (under SMPI,
+  // MPI_Request_get_status, which finding the late ranks takes, costs a probe of simulated time).
+  void bsp_check_stall(double since, const std::function<std::string()>& waiting_for,
+                       const std::function<double()>& slack = nullptr);
   // Global steps (global_step.cpp): true when one was taken at this agreement call.
   bool bsp_global_step(std::unique_lock<std::mutex>& lock);
   void bsp_start();               // the move cost probed and the start step (start_step), inside start()
