@@ -14,6 +14,7 @@ namespace hetlb::mpi::detail {
 void DiffusionRuntime::probe_compute_clock() {
   compute_clock_unavailable_ = blocked_time_unavailable(hood.graph);
   MPI_Comm_dup(hood.graph, &speeds_check_);  // the equal-speeds check's (equal_speeds_check.cpp)
+  speeds_gather_.init(speeds_check_, kSpeedsCheckTag, kSpeedsCheckValues);
 }
 
 double DiffusionRuntime::untimed_seconds(double now) {

@@ -4,7 +4,9 @@
 // not the computing. At agreement calls, once every share is known, the ranks take the extremes of the
 // seconds they measured (passed, or the runtime's own view when untimed), of their own view of the last
 // iteration's computing time (time between calls less the waits in the program's MPI calls) and the
-// largest ratio of the second to the first, with one MPI_Iallreduce. Two such checks (no healthy one
+// largest ratio of the second to the first, with one all-gather (Bruck's, all_gather.hpp: SMPI's
+// MPI_Iallreduce is n(n - 1) messages at once, which at 256 ranks kept SimGrid busy for minutes at each
+// check) and the maxima taken on every rank. Two such checks (no healthy one
 // between) that find the measured seconds within speed_hysteresis of each other, the computing times
 // beyond the band and that resolution, (1 + tolerance) x (1 + speed_hysteresis)^2, and every rank's
 // computing time within its measured seconds (they hold the computing plus waits, not less), say so once:
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -36,18 +39,18 @@ void DiffusionRuntime::bsp_check_equal_speeds(std::unique_lock<std::mutex>& lock
     return;
   if (speeds_check_ == MPI_COMM_NULL) return;  // created at start() with measured speeds
   const double m = last_compute_seconds_, c = last_own_seconds_;
-  const double mine[5] = {m, -m, c, -c, m > 0 ? c / m : 0.0};
-  double most[5] = {0, 0, 0, 0, 0};
+  const double mine[kSpeedsCheckValues] = {m, -m, c, -c, m > 0 ? c / m : 0.0};
+  std::vector<double> all(static_cast<std::size_t>(size_) * kSpeedsCheckValues);
   const double since = now();
-  MPI_Request request = MPI_REQUEST_NULL;
-  MPI_Iallreduce(mine, most, 5, MPI_DOUBLE, MPI_MAX, speeds_check_, &request);
-  for (int done = 0;;) {
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    if (done) break;
+  speeds_gather_.start(mine);
+  while (!speeds_gather_.test(all.data())) {
     if (!threaded) poll();
     bsp_check_stall(since, [&] { return fmt::format("the other ranks in the equal-speeds check (they made {})", calls_made_text()); });
     wait_a_little(lock, since);
   }
+  double most[kSpeedsCheckValues];
+  std::copy(mine, mine + kSpeedsCheckValues, most);
+  for (std::size_t i = 0; i < all.size(); ++i) most[i % kSpeedsCheckValues] = std::max(most[i % kSpeedsCheckValues], all[i]);
   const double measured_ratio = most[0] / -most[1], time_ratio = most[2] / -most[3];
   const double h = options.speed_hysteresis;
   const bool equal = -most[1] > 0 && measured_ratio <= 1 + h + 1e-12 && most[4] <= 1 + h;

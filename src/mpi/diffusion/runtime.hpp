@@ -176,6 +176,8 @@ class DiffusionRuntime {
 
   TreeSum wave_;  // the termination wave in progress, if active()
   AllGather contributions_;  // the global steps' gather (global_step.cpp, all_gather.hpp)
+  AllGather speeds_gather_;  // the equal-speeds check's (equal_speeds_check.cpp), on speeds_check_
+  static constexpr int kSpeedsCheckTag = 1, kSpeedsCheckValues = 5;
   // not converged, not settled, data sent, data received, timed out (termination())
   // [5]: sum of the speeds, [6]: ranks whose speed is known, [7]: cost changes (speed_target.cpp)
   // [8]: ranks in stop() (asynchronous mode), ranks that found the last sum cheap (bulk-synchronous)
