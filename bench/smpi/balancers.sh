@@ -29,7 +29,7 @@ LOAD=${LOAD:-20}
 RATIO=${RATIO:-1000}
 HERE=$(dirname "$0")
 LIB=$BUILD/bin/libhetlb-diffuse-smpi.so
-if ! command -v smpirun > /dev/null || [ ! -f "$LIB" ] || [ ! -x "$BUILD/bin/hetlb" ]; then
+if ! command -v smpirun > /dev/null || ! command -v smpicc > /dev/null || [ ! -f "$LIB" ] || [ ! -x "$BUILD/bin/hetlb" ]; then
   echo "smpi balancers: $LIB or $BUILD/bin/hetlb is missing (SimGrid's smpirun is needed at configure time): run make build" >&2
   exit 2
 fi
@@ -43,6 +43,16 @@ for np in $RANKS; do
   "$BUILD/bin/hetlb" diffusion-platform grid-real --nodes "$np" --unit-bytes 125 -o "$platforms/grid-real-$np.xml" \
     --hostfile "$platforms/grid-real-$np.hosts"
   ideal=$(python3 "$HERE/ideal.py" "$platforms/grid-real-$np.xml" "$platforms/grid-real-$np.hosts" "$np" "$LOAD" "$WORK" "$RATIO")
+  # The program's own all-gather, once per rank count (collective_cost.c): $OUT/collectives.csv.
+  c="$OUT/collectives.csv"
+  [ -s "$c" ] || echo "ranks,allgather_seconds" > "$c"
+  if ! grep -q "^$np," "$c"; then
+    [ -x "$platforms/collective_cost" ] || smpicc -O2 "$HERE/collective_cost.c" -o "$platforms/collective_cost"
+    smpirun -np "$np" -platform "$platforms/grid-real-$np.xml" -hostfile "$platforms/grid-real-$np.hosts" \
+      --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no \
+      --cfg=smpi/allgather:ompi --log=root.thresh:error --log=xbt_cfg.thresh:error --log=smpi.thresh:error \
+      "$platforms/collective_cost" >> "$c"
+  fi
   for initial in $INITIALS; do
     for seed in $SEEDS; do
       for balancer in $BALANCERS; do
