@@ -14,7 +14,7 @@
 # which at 128 ranks and more spends the host's time in SimGrid's bookkeeping of the messages in flight
 # (over 7 min at 128 ranks instead of under 2). The other collectives are SMPI's defaults.
 # The simulated times depend on neither the machine nor its load: one run per cell and seed.
-# Host time: 16 ranks about 12 s a run, 64 ranks about 3 min, 256 ranks tens of minutes.
+# Host time: 16 ranks 3 s to 2 min a run, 64 ranks 20 s to 10 min, 256 ranks 4.5 to 7 min for global and hybrid.
 # BUILD, OUT, RANKS, INITIALS, BALANCERS, SEEDS, WORK, LOAD, RATIO may be set; the table is
 # $OUT/balancers-table.md (summary.py), rewritten after every run.
 set -eu
