@@ -43,15 +43,17 @@ for np in $RANKS; do
   "$BUILD/bin/hetlb" diffusion-platform grid-real --nodes "$np" --unit-bytes 125 -o "$platforms/grid-real-$np.xml" \
     --hostfile "$platforms/grid-real-$np.hosts"
   ideal=$(python3 "$HERE/ideal.py" "$platforms/grid-real-$np.xml" "$platforms/grid-real-$np.hosts" "$np" "$LOAD" "$WORK" "$RATIO")
+  # One simulation's options, the same for the program's all-gather alone and for the runs.
+  sim="-np $np -platform $platforms/grid-real-$np.xml -hostfile $platforms/grid-real-$np.hosts
+    --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no
+    --cfg=smpi/allgather:ompi --log=root.thresh:error --log=xbt_cfg.thresh:error --log=smpi.thresh:error"
   # The program's own all-gather, once per rank count (collective_cost.c): $OUT/collectives.csv.
   c="$OUT/collectives.csv"
   [ -s "$c" ] || echo "ranks,allgather_seconds" > "$c"
   if ! grep -q "^$np," "$c"; then
     [ -x "$platforms/collective_cost" ] || smpicc -O2 "$HERE/collective_cost.c" -o "$platforms/collective_cost"
-    smpirun -np "$np" -platform "$platforms/grid-real-$np.xml" -hostfile "$platforms/grid-real-$np.hosts" \
-      --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no \
-      --cfg=smpi/allgather:ompi --log=root.thresh:error --log=xbt_cfg.thresh:error --log=smpi.thresh:error \
-      "$platforms/collective_cost" >> "$c"
+    # shellcheck disable=SC2086
+    smpirun $sim "$platforms/collective_cost" >> "$c"
   fi
   for initial in $INITIALS; do
     for seed in $SEEDS; do
@@ -62,11 +64,8 @@ for np in $RANKS; do
         fi
         echo "smpi balancers: $np ranks, $initial start, seed $seed, $balancer" >&2
         start=$(date +%s)
-        smpirun -np "$np" -platform "$platforms/grid-real-$np.xml" -hostfile "$platforms/grid-real-$np.hosts" \
-          --cfg=smpi/simulate-computation:no --cfg=network/model:LV08 --cfg=smpi/grow-injected-times:no \
-          --cfg=smpi/allgather:ompi \
-          --log=root.thresh:error --log=xbt_cfg.thresh:error --log=smpi.thresh:error \
-          "$LIB" --item-bytes 1024 --ratio "$RATIO" --format json --time-limit 0 --balance time \
+        # shellcheck disable=SC2086
+        smpirun $sim "$LIB" --item-bytes 1024 --ratio "$RATIO" --format json --time-limit 0 --balance time \
           --load-per-node "$LOAD" --work "$WORK" --initial "$initial" --seed "$seed" --balancer "$balancer" \
           > "$platforms/run.json"
         seconds=$(( $(date +%s) - start ))
