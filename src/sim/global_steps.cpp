@@ -145,7 +145,8 @@ void global_step_activity(World& w) {
         in.iterations_left = std::min(in.iterations_left,
                                       std::ceil((w.time_limit - s4u::Engine::get_clock()) /
                                                 std::max(in.iteration_seconds, w.min_comp)));
-      in.collective_seconds = event.collective_seconds;
+      // The step's synchronisation: one of the gather's rounds (the gather itself is paid, step or not).
+      in.collective_seconds = balance::one_round_seconds(event.collective_seconds, n);
       in.seconds_per_work = seconds_per_work;
       const balance::TriggerDecision d = w.config.balancer == balance::Balancer::hybrid
                                              ? trigger.decide(k, plan, in)

@@ -16,6 +16,13 @@ double iterations_left(long done, long declared, long minimum) {
   return static_cast<double>(std::max({done, minimum, 0L}));
 }
 
+double one_round_seconds(double gather_seconds, std::size_t ranks) {
+  if (!(gather_seconds > 0)) return 0.0;
+  std::size_t rounds = 0;
+  for (std::size_t reach = 1; reach < ranks; reach *= 2) ++rounds;  // ceil(log2 ranks)
+  return gather_seconds / static_cast<double>(std::max<std::size_t>(rounds, 1));
+}
+
 double seconds_per_work(double step_seconds, double collective_seconds, double busiest, double previous) {
   if (!(busiest > 0)) return previous;
   return std::max(0.0, step_seconds - std::max(0.0, collective_seconds)) / busiest;

@@ -203,6 +203,40 @@ TEST(HybridTrigger, CostOfMovingAgainstAShortRun) {
   EXPECT_TRUE(b.decide(6, plan, in).step);
 }
 
+// A step's synchronisation is one round of the gather, not the gather (one_round_seconds): ceil(log2 p)
+// rounds, at least one; nothing for a gather that took no time or is not a number.
+TEST(HybridTrigger, OneRoundOfTheGather) {
+  EXPECT_DOUBLE_EQ(one_round_seconds(1.1, 256), 1.1 / 8);
+  EXPECT_DOUBLE_EQ(one_round_seconds(1.1, 257), 1.1 / 9);
+  EXPECT_DOUBLE_EQ(one_round_seconds(0.3, 3), 0.15);
+  EXPECT_DOUBLE_EQ(one_round_seconds(0.3, 2), 0.3);
+  EXPECT_DOUBLE_EQ(one_round_seconds(0.3, 1), 0.3);
+  EXPECT_DOUBLE_EQ(one_round_seconds(0.3, 0), 0.3);
+  EXPECT_DOUBLE_EQ(one_round_seconds(0, 16), 0.0);
+  EXPECT_DOUBLE_EQ(one_round_seconds(-1, 16), 0.0);
+  EXPECT_DOUBLE_EQ(one_round_seconds(std::numeric_limits<double>::quiet_NaN(), 16), 0.0);
+}
+
+// At 256 ranks across sites the gather took 1.1 s and a step's moves 0.35 s: a step predicted to save
+// 0.5 s is worth taking. Charged the whole gather (1.1 s + the moves) the trigger declined it; charged
+// one round (0.1375 s + the moves) it takes it.
+TEST(HybridTrigger, AStepIsChargedOneRoundNotTheGather) {
+  const GlobalStep plan = plan_global_step({10, 10, 10, 30}, {1, 1, 1, 1});  // 30 -> 15 per iteration
+  TriggerInputs in;
+  in.iteration_seconds = 0.1;
+  in.iterations_left = 12;      // saves 12 x 0.1 x (1 - 1.1 x 15 / 30) = 0.54 s
+  in.seconds_per_work = 0.01;   // the busiest rank's 15 units: 0.15 s
+  in.collective_seconds = 1.1;  // the whole gather: 1.25 s > 0.54 s
+  HybridTrigger whole(1, 0.1);
+  EXPECT_FALSE(whole.decide(4, plan, in).step);
+  in.collective_seconds = one_round_seconds(1.1, 256);
+  HybridTrigger round(1, 0.1);
+  const TriggerDecision d = round.decide(4, plan, in);
+  EXPECT_TRUE(d.step);
+  EXPECT_NEAR(d.gain, 0.54, 1e-12);
+  EXPECT_NEAR(d.cost, 0.1375 + 0.15, 1e-12);
+}
+
 TEST(HybridTrigger, RefusesBadParameters) {
   EXPECT_THROW(HybridTrigger(0, 0.1), Error);
   EXPECT_THROW(HybridTrigger(1, -0.1), Error);

@@ -161,6 +161,7 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   std::vector<double> work, speeds;
   double quantum = std::numeric_limits<double>::infinity();
   balance::TriggerInputs in;
+  double gather = 0;  // the last gather's latency
   // A rank without a speed (no sample yet: it computed nothing) gets the mean of the others'.
   double known_sum = 0, known = 0;
   for (const Contribution& c : all)
@@ -172,10 +173,12 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
     quantum = std::min(quantum, c.smallest_cost);
     in.iteration_seconds = std::max(in.iteration_seconds, c.compute_seconds);
     // The rank that reached the gather last waited for the collective alone; the others for it too.
-    in.collective_seconds = &c == all.data() ? c.gather_seconds : std::min(in.collective_seconds, c.gather_seconds);
+    gather = &c == all.data() ? c.gather_seconds : std::min(gather, c.gather_seconds);
     in.seconds_per_work = std::max(in.seconds_per_work, c.seconds_per_work);
   }
   if (!std::isfinite(quantum)) quantum = 1.0;
+  // The step's synchronisation: one of the gather's rounds (the gather itself is paid, step or not).
+  in.collective_seconds = balance::one_round_seconds(gather, all.size());
   in.provisional = known < static_cast<double>(all.size());  // some rank's speed is the others' mean
   in.iterations_left =
       balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
@@ -189,7 +192,7 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
     // Back off: the next gather later, up to the longest agreement interval; not when the gather is
     // cheap (a hundredth of an iteration at most: agreement_cheap), so that a change is considered at
     // the next agreement that sees a rank out of its band.
-    gather_gap_ = agreement_cheap(in.collective_seconds, in.iteration_seconds)
+    gather_gap_ = agreement_cheap(gather, in.iteration_seconds)
                       ? 1
                       : std::min(2 * gather_gap_, static_cast<long long>(std::max(options.sync_interval_max,
                                                                                   options.global_min_interval)));
@@ -283,7 +286,8 @@ void DiffusionRuntime::bsp_start() {
   const double step_start = now();
   const std::uint64_t items = move_by_plan(plan);
   // Its measured cost per unit of work moved is the first step's predicted cost (hybrid_trigger.hpp).
-  measured_move(balance::seconds_per_work(now() - step_start, gather_seconds_, plan.busiest, move_seconds_per_work()));
+  measured_move(balance::seconds_per_work(now() - step_start, balance::one_round_seconds(gather_seconds_, static_cast<std::size_t>(size_)),
+                                        plan.busiest, move_seconds_per_work()));
   trigger_->taken(0, true);
   global_steps_.push_back({0, step_start - t0_, 0.0, 0.0, plan.moved, items});
 }
