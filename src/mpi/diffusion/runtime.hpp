@@ -202,7 +202,7 @@ class DiffusionRuntime {
   // The sums are cheap (handover_rule.hpp, agreement_cheap): this rank's last completion was, voted in
   // the next sum (wave_in_[8] in this mode); the end of the last agreement call, to measure the span.
   bool sum_cheap_ = false;
-  double last_agreement_end_ = 0;
+  double last_agreement_end_ = 0, wave_start_seconds_ = 0;  // the last agreement's end, its sum's sends
   StallWatch stall_;               // how long a wait for the other ranks may last
   bool wave_ready_ = false;
   long long handovers_ = 0;

@@ -27,24 +27,34 @@ TreeSum::~TreeSum() {
     if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
 }
 
+// Direct: every other rank is a "child" whose counters are received, and no rank is a parent.
 // Binomial tree rooted at 0: rank r's parent clears r's lowest set bit; its children are r + 2^j for
 // every 2^j below that bit (all powers of two for rank 0) that name a rank.
-void TreeSum::init(MPI_Comm comm, int tag, int count) {
+void TreeSum::init(MPI_Comm comm, int tag, int count, int direct_up_to) {
   comm_ = comm;
   tag_ = tag;
   count_ = count;
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
+  rank_ = rank;
+  direct_ = size <= direct_up_to;
+  children_.clear();
+  parent_ = -1;
+  if (direct_)
+    for (int r = 0; r < size; ++r)
+      if (r != rank) children_.push_back(r);
   int mask = 1;
+  if (direct_) mask = size;  // no tree
   for (; mask < size; mask <<= 1) {
     if (rank & mask) {
       parent_ = rank - mask;
       break;
     }
   }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (rank + mask < size) children_.push_back(rank + mask);
+  if (!direct_)
+    for (mask >>= 1; mask > 0; mask >>= 1)
+      if (rank + mask < size) children_.push_back(rank + mask);
   sum_.assign(count, 0);
   result_.assign(count, 0);
   from_child_.assign(children_.size(), std::vector<double>(count, 0));
@@ -57,6 +67,9 @@ void TreeSum::start(const double* in) {
     MPI_Irecv(from_child_[c].data(), count_, MPI_DOUBLE, children_[c], tag_, comm_, &child_requests_[c]);
   if (parent_ >= 0) MPI_Irecv(result_.data(), count_, MPI_DOUBLE, parent_, tag_, comm_, &parent_request_);
   send_requests_.clear();
+  if (direct_)  // every rank's counters to every other at once (sum_ is not written until they are sent)
+    for (int other : children_) MPI_Isend(sum_.data(), count_, MPI_DOUBLE, other, tag_, comm_,
+                                          &send_requests_.emplace_back(MPI_REQUEST_NULL));
   phase_ = Phase::gather;
 }
 
@@ -85,6 +98,22 @@ void TreeSum::send_down() {
 bool TreeSum::test(double* out) {
   if (phase_ == Phase::gather) {
     if (!all_done(child_requests_)) return false;
+    if (direct_) {  // the sum is made once the own counters' sends are done (they read sum_)
+      if (!all_done(send_requests_)) return false;
+      send_requests_.clear();
+      // In rank order from 0, so that every rank adds the same numbers in the same order and gets the
+      // same bits (the decisions taken on the sums must agree).
+      result_.assign(count_, 0);
+      std::size_t c = 0;
+      for (int r = 0; r <= static_cast<int>(children_.size()); ++r) {
+        const bool mine = r == rank_;
+        const std::vector<double>& part = mine ? sum_ : from_child_[c++];
+        for (int i = 0; i < count_; ++i) result_[i] += part[i];
+      }
+      std::copy(result_.begin(), result_.end(), out);
+      phase_ = Phase::idle;
+      return true;
+    }
     for (const auto& partial : from_child_)
       for (int i = 0; i < count_; ++i) sum_[i] += partial[i];
     if (parent_ < 0) {
