@@ -41,20 +41,20 @@ void TreeSum::init(MPI_Comm comm, int tag, int count, int direct_up_to) {
   direct_ = size <= direct_up_to;
   children_.clear();
   parent_ = -1;
-  if (direct_)
+  if (direct_) {
     for (int r = 0; r < size; ++r)
       if (r != rank) children_.push_back(r);
-  int mask = 1;
-  if (direct_) mask = size;  // no tree
-  for (; mask < size; mask <<= 1) {
-    if (rank & mask) {
-      parent_ = rank - mask;
-      break;
+  } else {
+    int mask = 1;
+    for (; mask < size; mask <<= 1) {
+      if (rank & mask) {
+        parent_ = rank - mask;
+        break;
+      }
     }
-  }
-  if (!direct_)
     for (mask >>= 1; mask > 0; mask >>= 1)
       if (rank + mask < size) children_.push_back(rank + mask);
+  }
   sum_.assign(count, 0);
   result_.assign(count, 0);
   from_child_.assign(children_.size(), std::vector<double>(count, 0));
