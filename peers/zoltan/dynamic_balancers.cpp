@@ -27,6 +27,7 @@ constexpr OptionField kOptionFields[] = {
     {"speed_confirm", &hetlb::mpi::DiffusionOptions::speed_confirm, nullptr},
     {"speed_time_constant", nullptr, &hetlb::mpi::DiffusionOptions::speed_time_constant},
     {"speed_hysteresis", nullptr, &hetlb::mpi::DiffusionOptions::speed_hysteresis},
+    {"speed_margin_min", nullptr, &hetlb::mpi::DiffusionOptions::speed_margin_min},
     {"sync_interval", &hetlb::mpi::DiffusionOptions::sync_interval, nullptr},
     {"sync_interval_max", &hetlb::mpi::DiffusionOptions::sync_interval_max, nullptr},
     {"global_min_interval", &hetlb::mpi::DiffusionOptions::global_min_interval, nullptr},

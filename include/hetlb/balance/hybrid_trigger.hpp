@@ -7,8 +7,9 @@
 //   step  <=>  gain > cost, and at least `min_interval` iterations since the last step.
 // iteration_seconds is the measured iteration time (the slowest rank's computing seconds), and the
 // plan's time_after / time_before (global_step.hpp) the fraction of it left after the step, so the
-// gain is the time saved over the iterations left. The margin (the speed estimates' resolution,
-// their hysteresis) discounts an imbalance that noise in the speeds could produce. cost is what the
+// gain is the time saved over the iterations left. The margin (the speed estimates' resolution: the
+// largest of the ranks' measured dispersions, TriggerInputs::margin, or the trigger's own) discounts an
+// imbalance that noise in the speeds could produce. cost is what the
 // step costs: its messages' synchronisation (one round of the ranks' all-gather, one_round_seconds:
 // the gather itself is paid before the decision, step or not) plus moving the busiest rank's work at
 // the measured seconds per unit of work. iterations_left is the program's declared total minus the iterations done, or,
@@ -88,6 +89,7 @@ struct TriggerInputs {
   double collective_seconds = 0;  // the step's synchronisation: one round of the gather (one_round_seconds), s
   double seconds_per_work = 0;    // measured cost of moving one unit of work, s
   bool provisional = false;       // some rank's speed was imputed (no sample yet)
+  double margin = -1;             // the speeds' resolution (relative); < 0: the trigger's own margin
 };
 
 struct TriggerDecision {
@@ -98,7 +100,7 @@ struct TriggerDecision {
 
 class HybridTrigger {
  public:
-  // min_interval >= 1 iterations between two steps; margin >= 0 (relative).
+  // min_interval >= 1 iterations between two steps; margin >= 0 (relative): where the inputs give none.
   HybridTrigger(long min_interval, double margin);
   // At iteration `iteration` (non-decreasing from call to call), for the plan `plan`: evaluate(), and
   // a step only when due.

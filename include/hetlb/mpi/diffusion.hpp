@@ -75,6 +75,11 @@ struct DiffusionOptions {
   std::string speeds_file;
   double speed_time_constant = 3;  // measured speeds: the smoothing's time constant, in iterations
   double speed_hysteresis = 0.1;   // measured speeds: the speed used changes when the estimate departs by more
+  // Measured speeds: the margin (the speeds' resolution: the speed used follows the estimate beyond it,
+  // and the hybrid neither hands over nor steps for an excess within it) is the samples' measured
+  // dispersion, at least speed_margin_min and at most speed_hysteresis (docs/runtime.md, "Speeds").
+  // speed_margin_min >= speed_hysteresis: the fixed margin speed_hysteresis (as in 0.2.0).
+  double speed_margin_min = 0.01;
   // Measured speeds, robust start and changes (docs/runtime.md, "Speeds"): the estimate is the median of
   // the first `speed_window` samples (1: the first sample as it is), and `speed_confirm` consecutive
   // samples beyond a factor 2 of it are a new speed, taken at once (0: never; the smoothing alone).

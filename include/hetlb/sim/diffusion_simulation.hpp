@@ -82,10 +82,11 @@ struct DiffusionConfig {
 // some node is out of the 1% band, at most one step every kGlobalMinInterval periods, considerations
 // that take none spaced by doubling gaps up to kGlobalMaxGap periods; the hybrid rule discounts an
 // imbalance below kGlobalMargin (the MPI runtime's defaults: global_min_interval, sync_interval_max,
-// speed_hysteresis).
+// and the hybrid's margin for noise-free measured speeds, speed_margin_min for a rank's own speed plus
+// as much for the speeds' sum: the simulated speeds have no noise).
 inline constexpr long kGlobalMinInterval = 2;
 inline constexpr long kGlobalMaxGap = 8;
-inline constexpr double kGlobalMargin = 0.1;
+inline constexpr double kGlobalMargin = 0.02;
 
 // Cost model (documented in docs/simulation.md): a load unit is 125,000 bytes of data (1 ms on a
 // 125 MB/s link) and ratio * 1e6 flops (ratio ms on a 1 Gflop/s host); control messages are 64

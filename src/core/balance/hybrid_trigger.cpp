@@ -51,7 +51,8 @@ HybridTrigger::HybridTrigger(long min_interval, double margin) : min_interval_(m
 
 TriggerDecision HybridTrigger::evaluate(const GlobalStep& plan, const TriggerInputs& in) const {
   TriggerDecision d;
-  const double left_fraction = plan.time_before > 0 ? (1 + margin_) * plan.time_after / plan.time_before : 1.0;
+  const double margin = in.margin >= 0 && std::isfinite(in.margin) ? in.margin : margin_;
+  const double left_fraction = plan.time_before > 0 ? (1 + margin) * plan.time_after / plan.time_before : 1.0;
   const double per_iteration = std::max(0.0, in.iteration_seconds) * std::max(0.0, 1.0 - left_fraction);
   d.gain = std::max(0.0, in.iterations_left) * per_iteration;
   d.cost = std::max(0.0, in.collective_seconds) + std::max(0.0, in.seconds_per_work) * plan.busiest;

@@ -44,10 +44,12 @@ RC_GTEST_PROP(HybridTrigger, NeverAStepWhoseCostExceedsItsGain, ()) {
   for (int k = 0; k < 20; ++k) {
     iteration += *rc::gen::inRange(0, 5);
     const GlobalStep plan = plan_global_step(random_work(p), random_speeds(p));
-    const TriggerInputs in = random_inputs();
+    TriggerInputs in = random_inputs();
+    if (*rc::gen::arbitrary<bool>()) in.margin = *rc::gen::inRange(0, 30) / 100.0;  // the ranks' measured one
     const TriggerDecision d = trigger.decide(iteration, plan, in);
     // The gain and the cost, computed here from their definitions.
-    const double saved = plan.time_before > 0 ? 1 - (1 + margin) * plan.time_after / plan.time_before : 0;
+    const double m = in.margin >= 0 ? in.margin : margin;
+    const double saved = plan.time_before > 0 ? 1 - (1 + m) * plan.time_after / plan.time_before : 0;
     const double gain = in.iterations_left * in.iteration_seconds * std::max(0.0, saved);
     const double cost = in.collective_seconds + in.seconds_per_work * plan.busiest;
     RC_ASSERT(std::abs(d.gain - gain) <= 1e-9 * (1 + gain));
@@ -57,6 +59,24 @@ RC_GTEST_PROP(HybridTrigger, NeverAStepWhoseCostExceedsItsGain, ()) {
       RC_ASSERT(plan.moved > 0);
     }
   }
+}
+
+// The margin the ranks measured (TriggerInputs::margin) replaces the trigger's own: a plan 5% shorter is
+// within a 10% margin (noise, no step) and beyond a 1% one (a step), all else equal.
+TEST(HybridTrigger, TheMeasuredMarginReplacesTheTriggersOwn) {
+  const GlobalStep plan = plan_global_step({11.0, 9.0}, {1.0, 1.0});  // 11 -> 10: 1/11 shorter
+  TriggerInputs in;
+  in.iteration_seconds = 11.0;
+  in.iterations_left = 100;
+  HybridTrigger trigger(1, 0.1);
+  EXPECT_FALSE(trigger.evaluate(plan, in).step);  // (1 + 0.1) x 10 >= 11
+  in.margin = 0.01;
+  EXPECT_TRUE(trigger.evaluate(plan, in).step);
+  EXPECT_NEAR(trigger.evaluate(plan, in).gain, 100 * 11.0 * (1 - 1.01 * 10 / 11), 1e-9);
+  in.margin = 0.1;
+  EXPECT_FALSE(trigger.evaluate(plan, in).step);
+  in.margin = std::nan("");  // not a number: the trigger's own
+  EXPECT_FALSE(trigger.evaluate(plan, in).step);
 }
 
 RC_GTEST_PROP(HybridTrigger, StepsWhenTheGainClearlyPays, ()) {

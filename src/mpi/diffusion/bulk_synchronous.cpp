@@ -130,12 +130,12 @@ void DiffusionRuntime::bsp_complete_wave(std::unique_lock<std::mutex>& lock) {
 
 // Hybrid, in a run the program ends (end_on_convergence false, as real programs run their steps) and
 // where global steps are taken (not with ItemCallbacks::choose: diffusion alone): this rank's load is
-// within the margin of its share (balance::handover_beyond_margin, the speed estimates' resolution),
-// an excess that may be their noise. A run that ends on convergence needs diffusion to bring every rank
+// within the margin of its share (balance::handover_beyond_margin; speed_margin, the speed estimate's
+// resolution), an excess that may be its noise. A run that ends on convergence needs diffusion to bring every rank
 // into its band, within the margin too.
 bool DiffusionRuntime::within_margin() const {
   return options.balancer == "hybrid" && global_ != MPI_COMM_NULL && !store.chooses() && !options.end_on_convergence &&
-         !balance::handover_beyond_margin(relative(store.total_cost()), options.speed_hysteresis);
+         !balance::handover_beyond_margin(relative(store.total_cost()), speed_margin());
 }
 
 // Hybrid: this rank gives work only when computing it over the iterations left could cost more than
@@ -147,7 +147,7 @@ bool DiffusionRuntime::giving_worth() const {
          (!within_margin() &&
           balance::handover_worth(balance::iterations_left(static_cast<long>(calls_), options.total_iterations,
                                                           options.end_on_convergence ? options.iterations : 0),
-                                  by_time() ? speed() : 0.0, move_seconds_per_work(), options.speed_hysteresis));
+                                  by_time() ? speed() : 0.0, move_seconds_per_work(), speed_margin()));
 }
 
 // A hand-over, on every rank at the same call. First each rank tells each neighbour the cost of the
@@ -269,14 +269,20 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
     const bool declined = !stepped && handover_declined(wave_out_[1], wave_out_[10]);
     const bool hand_over = !stepped && !declined && handover_agreed(wave_out_[1], wave_out_[3], wave_out_[4]);
     if (hand_over) handover(lock);
+    if (stepped || hand_over) step_declined_ = false;
     // Calm: nothing moved and every rank in its band. Parts of items owed while every rank is in band
     // move nothing (handover_agreed) and do not keep the agreements at every call: each costs a sum
     // over all ranks (on a grid, tens of ms) and they come back to every call once whole items are owed.
     // Sums that some rank found cheap are not backed off: every call stays an agreement, so a change is
     // seen at the next call (the back-off is for sums that cost, as on a grid).
     // Declined moves count as calm even while some rank's share is unknown: a rank holding nothing measures
-    // no speed until items reach it, which declined moves never do.
-    const bool calm = !stepped && !hand_over && ((wave_out_[3] == 0 && shares_known_) || declined);
+    // no speed until items reach it, which declined moves never do. So do ranks out of their band that owe
+    // nothing once the last consideration declined a step (idle_out_of_band): neither diffusion nor a step
+    // acts on their excess (whole items spread evenly among neighbours, a gain below the step's cost), and
+    // an agreement at every call would only sum it again.
+    const bool calm = !stepped && !hand_over &&
+                      ((wave_out_[3] == 0 && shares_known_) || declined ||
+                       idle_out_of_band(step_declined_, wave_out_[1], wave_out_[4]));
     const bool sums_cheap = wave_out_[8] > 0;
     sync_interval_ = next_sync_interval(sync_interval_, options.sync_interval, options.sync_interval_max,
                                         calm && !sums_cheap);

@@ -53,6 +53,7 @@ std::vector<std::pair<std::string, std::string>> option_fields(const DiffusionOp
           {"speeds", speeds.empty() ? "measured" : speeds},
           {"speed_time_constant", text(o.speed_time_constant)},
           {"speed_hysteresis", text(o.speed_hysteresis)},
+          {"speed_margin_min", text(o.speed_margin_min)},
           {"speeds_file", o.speeds_file},
           {"speed_window", fmt::format("{}", o.speed_window)},
           {"speed_confirm", fmt::format("{}", o.speed_confirm)},

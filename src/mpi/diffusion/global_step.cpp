@@ -2,8 +2,8 @@
 // first call with measured speeds, and at an agreement call whose agreed sums say some rank is out of its
 // band (once every rank has measured its speed), the
 // ranks gather every rank's (work held, speed, smallest item cost, computing seconds of the last
-// iteration, the latency of the last gather and the cost per unit of work of the last step as this
-// rank measured them) with one all-gather (contributions_, Bruck's); every rank then computes the same plan
+// iteration, the latency of the last gather, the cost per unit of work of the last step as this
+// rank measured them, and its speed's margin) with one all-gather (contributions_, Bruck's); every rank then computes the same plan
 // (balance::plan_global_step: shares from the exact planner's divisible optimum, transfers surplus to
 // deficit, any to any) and the same decision (balancer global: whenever the plan improves the
 // iteration time; hybrid: balance::HybridTrigger, gain against cost). A step:
@@ -38,9 +38,9 @@ constexpr int kGatherTag = 3;  // the contributions' all-gather on global_
 
 // What each rank contributes to the gather.
 struct Contribution {
-  double work, speed, smallest_cost, compute_seconds, gather_seconds, seconds_per_work;
+  double work, speed, smallest_cost, compute_seconds, gather_seconds, seconds_per_work, margin;
 };
-constexpr std::size_t kContributionDoubles = 6;
+constexpr std::size_t kContributionDoubles = 7;
 static_assert(sizeof(Contribution) == kContributionDoubles * sizeof(double));
 }  // namespace
 
@@ -139,7 +139,8 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
                     store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity(),
                     last_compute_seconds_,
                     gather_seconds_,
-                    move_seconds_per_work()};
+                    move_seconds_per_work(),
+                    speed_margin()};
   // Bruck's all-gather (contributions_, all_gather.hpp): log2(n) rounds, each contribution received once.
   std::vector<Contribution> all(static_cast<std::size_t>(size_));
   std::vector<double> gathered(all.size() * kContributionDoubles);
@@ -175,6 +176,7 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
     // The rank that reached the gather last waited for the collective alone; the others for it too.
     gather = &c == all.data() ? c.gather_seconds : std::min(gather, c.gather_seconds);
     in.seconds_per_work = std::max(in.seconds_per_work, c.seconds_per_work);
+    in.margin = std::max(in.margin, c.margin);  // no rank's speed is known better than its resolution
   }
   if (!std::isfinite(quantum)) quantum = 1.0;
   // The step's synchronisation: one of the gather's rounds (the gather itself is paid, step or not).
@@ -188,6 +190,7 @@ bool DiffusionRuntime::bsp_global_step(std::unique_lock<std::mutex>& lock) {
   // the iteration, hybrid when its predicted gain exceeds its cost; both at most every min interval.
   const long call = static_cast<long>(calls_);
   const balance::TriggerDecision d = hybrid ? trigger_->decide(call, plan, in) : trigger_->decide_global(call, plan, in);
+  step_declined_ = !d.step;
   if (!d.step) {
     // Back off: the next gather later, up to the longest agreement interval; not when the gather is
     // cheap (a hundredth of an iteration at most: agreement_cheap), so that a change is considered at
@@ -267,7 +270,7 @@ void DiffusionRuntime::bsp_start() {
   // The gather of the steps (all_gather.hpp), three of its values used: work, speed, smallest cost.
   const double mine[kContributionDoubles] = {
       store.total_cost(), measured ? 1.0 : (by_time() ? given_speed_ : 1.0),
-      store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity(), 0.0, 0.0, 0.0};
+      store.size() > 0 ? store.smallest_cost() : std::numeric_limits<double>::infinity(), 0.0, 0.0, 0.0, 0.0};
   std::vector<double> all(kContributionDoubles * static_cast<std::size_t>(size_));
   const double gather_start = now();
   contributions_.start(mine);

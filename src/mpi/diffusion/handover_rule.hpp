@@ -46,6 +46,13 @@ inline bool handover_agreed(double owing_whole, double out_of_band, double owing
 // move nothing, and the agreements may back off as when every rank is in its band.
 inline bool handover_declined(double owing_whole, double giving) { return owing_whole > 0 && giving == 0; }
 
+// Ranks out of their band, none owing anything (no whole item, no part: `owing_whole`, `owing_part`
+// the sums of those votes), after a consideration that declined a global step (`step_declined`, none
+// or no hand-over since): nothing acts on the excess, so the agreements may back off as when calm.
+inline bool idle_out_of_band(bool step_declined, double owing_whole, double owing_part) {
+  return step_declined && owing_whole == 0 && owing_part == 0;
+}
+
 // An agreement's sum is cheap when completing it made a rank wait at most this fraction of one call's
 // span (the program's time between two calls). The rank that reaches the call last waits for the sum's
 // messages alone, the others for that rank too, so the sums are cheap when some rank found them so.

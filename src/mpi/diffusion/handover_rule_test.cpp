@@ -125,6 +125,15 @@ TEST(HandoverRule, RanksWithinTheMarginVoteInBandAndTheAgreementsBackOff) {
   EXPECT_TRUE(handover_vote(NodeState(48, 2, false), false, no_carry, 40, 1.0, false).out_of_band);
 }
 
+// Ranks out of their band owing nothing after a declined step are idle: the agreements may back off.
+// Not before a consideration declined (a step may still come), nor while anything is owed.
+TEST(HandoverRule, IdleOutOfBandOnlyAfterADeclinedStepAndWithNothingOwed) {
+  EXPECT_TRUE(idle_out_of_band(true, 0, 0));
+  EXPECT_FALSE(idle_out_of_band(false, 0, 0));
+  EXPECT_FALSE(idle_out_of_band(true, 1, 1));
+  EXPECT_FALSE(idle_out_of_band(true, 0, 2));  // parts of items owed: a hand-over releases them
+}
+
 // The adaptive cadence: every call while anything is to be done, so nothing waits for an 8th call; then
 // 2, 4, 8, 8 once calm; a set sync_interval stays as set.
 TEST(HandoverRule, AdaptiveCadenceAgreesAtEveryCallUntilCalmThenBacksOff) {

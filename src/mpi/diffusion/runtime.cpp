@@ -63,6 +63,8 @@ void check_options(const DiffusionOptions& given, std::size_t item_bytes, bool a
         throw hetlb::Error(fmt::format("speeds[{}] = {}: expected a finite speed > 0", r, o.speeds[r]));
     if (!(o.speed_hysteresis >= 0) || !std::isfinite(o.speed_hysteresis))
       throw hetlb::Error(fmt::format("speed_hysteresis = {}: expected a relative change >= 0", o.speed_hysteresis));
+    if (!(o.speed_margin_min >= 0) || !std::isfinite(o.speed_margin_min))
+      throw hetlb::Error(fmt::format("speed_margin_min = {}: expected a relative change >= 0", o.speed_margin_min));
     if (!(o.speed_time_constant > 0) || !std::isfinite(o.speed_time_constant))
       throw hetlb::Error(fmt::format("speed_time_constant = {}: expected a positive number of iterations",
                                      o.speed_time_constant));
@@ -94,7 +96,7 @@ DiffusionRuntime::DiffusionRuntime(MPI_Comm comm, const DiffusionOptions& o, std
                                    ItemCallbacks callbacks, bool application_items)
     : store(application_items ? 0 : item_bytes, callbacks),
       options(o),
-      estimator_(o.speed_time_constant, o.speed_hysteresis, o.speed_window, o.speed_confirm) {
+      estimator_(o.speed_time_constant, o.speed_hysteresis, o.speed_window, o.speed_confirm, o.speed_margin_min) {
   check_options(o, item_bytes, application_items, callbacks, strategy_, comm, options.speeds);
   check_same_options(o, item_bytes, application_items, comm);
   hood = make_neighbourhood(comm, o.topology, o.use_comm_graph);
@@ -338,6 +340,11 @@ bool DiffusionRuntime::idle_for_load() const {
 }
 
 double DiffusionRuntime::speed() const { return given_speed_ > 0 ? given_speed_ : estimator_.speed(); }
+double DiffusionRuntime::speed_margin() const {
+  if (given_speed_ > 0) return std::min(options.speed_hysteresis, options.speed_margin_min);
+  if (sum_margin_ < 0) return options.speed_hysteresis;
+  return std::min(options.speed_hysteresis, estimator_.margin() + sum_margin_);
+}
 
 bool DiffusionRuntime::iteration_done(double compute_seconds) {
   if (!started_) throw Error(HETLB_DIFFUSION_ERR_STATE, "iteration_done() before start()");

@@ -67,6 +67,12 @@ class DiffusionRuntime {
   long long agreements() const { return waves_started_; }
   ByIdExchange by_id;  // gather and scatter by id (by_id.hpp)
   double speed() const;  // given, or measured (0 before the first measurement)
+  // The resolution of this rank's share (relative; the hybrid's margin), at most speed_hysteresis: with
+  // measured speeds the estimator's margin m (the samples' dispersion, between speed_margin_min and
+  // speed_hysteresis), by which the speed used may lag its estimate, plus the lag of the sum of the
+  // speeds the share divides by (sum_margin_; speed_hysteresis until a wave carried every rank's).
+  // Given speeds (no noise, no lag): speed_margin_min.
+  double speed_margin() const;
 
  private:
   struct Outgoing {
@@ -117,7 +123,7 @@ class DiffusionRuntime {
   // Convergence target (speed_target.cpp).
   bool by_time() const;
   void initial_target();
-  void contribute_speed();  // into wave_in_[5], wave_in_[6], and the cost changes into wave_in_[7]
+  void contribute_speed();  // into wave_in_[5], [6], [9], [11], and the cost changes into wave_in_[7]
   void update_target();     // from wave_out_ (the total load, then the share)
   double relative(double load) const;  // load / target: the tracker's unit (1 within one item of it)
   mutable double smallest_item_ = std::numeric_limits<double>::infinity();  // smallest cost held so far
@@ -183,7 +189,7 @@ class DiffusionRuntime {
   // [8]: ranks in stop() (asynchronous mode), ranks that found the last sum cheap (bulk-synchronous)
   // [9]: ranks whose speed is measured, trusted or not
   // [10]: ranks owing a whole item that would give it (bulk-synchronous: handover_worth, hybrid)
-  static constexpr int kWaveCounters = 11;
+  static constexpr int kWaveCounters = 12;
   double wave_in_[kWaveCounters] = {}, wave_out_[kWaveCounters] = {};
   long long waves_started_ = 0;
   bool frozen_ = false;  // settled contribution to the wave in progress: no decisions until its result
@@ -211,6 +217,9 @@ class DiffusionRuntime {
   double given_speed_ = 0;  // options.speeds[rank] (0: measured)
   double target_ = 0;       // this rank's convergence target (load)
   double contributed_speed_ = 0;
+  // The relative lag of the sum of the speeds used: sum(s_i m_i) / sum(s_i) over the ranks, m_i their
+  // estimators' margins, from the last wave that carried every rank's speed (-1: none yet).
+  double sum_margin_ = -1;
   // Every rank's share is known: given speeds, balance by load, or every measured speed trusted by one
   // wave (speed_target.cpp). Iterations before count as out of the band.
   bool shares_known_ = true;
@@ -226,6 +235,9 @@ class DiffusionRuntime {
   std::vector<diffusion::GlobalStepRecord> global_steps_;
   long long next_gather_ = 1, gather_gap_ = 1;
   bool gather_soon_ = false;  // the last step was on provisional speeds: gather at the next call
+  // The last consideration declined a step, and no step or hand-over came since (the same on every rank):
+  // ranks out of their band that owe nothing are then idle, and the agreements back off.
+  bool step_declined_ = false;
   // The cost of moving is kept per item (the probe's, then each step's measurement converted with this
   // rank's mean cost per item): per unit of work it changes with the items' costs (set_costs after
   // start() may turn a unit cost into a million), a move's bytes do not.

@@ -1,12 +1,14 @@
 // The measured-speed estimator (speed_estimator.hpp): the robust start (a wrong first sample is
 // forgotten within the window), a persistent change taken after `confirm` samples, the smoothing as
 // stated (63% after N iterations, 95% after 3N), a preempted iteration moves it by at most 14%, noise
-// below the hysteresis leaves the speed used alone. window = 1, confirm = 0: the smoothing alone.
+// below the margin leaves the speed used alone, and the margin is the samples' measured dispersion
+// between its floor and the hysteresis. window = 1, confirm = 0: the smoothing alone.
 #include "speed_estimator.hpp"
 
 #include <random>
 
 #include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
 
 namespace hetlb::mpi::detail {
 namespace {
@@ -124,6 +126,73 @@ TEST(SpeedEstimator, NoiseBelowTheHysteresisLeavesTheSpeedUsed) {
   EXPECT_DOUBLE_EQ(e.speed(), 100);
   for (int i = 0; i < 10; ++i) e.record(200, 1.0);  // a real change
   EXPECT_GT(e.speed(), 150);
+}
+
+TEST(SpeedEstimator, TheMarginIsTheHysteresisUntilThreeDeviationsAreCounted) {
+  SpeedEstimator e;  // h = 10%, f = 1%, window 3: the window gives one deviation
+  EXPECT_DOUBLE_EQ(e.margin(), 0.1);
+  for (int i = 0; i < 3; ++i) e.record(100, 1.0);
+  EXPECT_DOUBLE_EQ(e.margin(), 0.1);
+  e.record(100, 1.0);
+  EXPECT_DOUBLE_EQ(e.margin(), 0.1);
+  e.record(100, 1.0);  // the third deviation: noise-free samples give the floor
+  EXPECT_DOUBLE_EQ(e.noise(), 0.0);
+  EXPECT_DOUBLE_EQ(e.margin(), 0.01);
+}
+
+TEST(SpeedEstimator, NoiseFreeSamplesFollowAFivePercentChangeTheFixedMarginIgnores) {
+  SpeedEstimator adaptive;                     // f = 1%
+  SpeedEstimator fixed(3, 0.1, 3, 2, 0.1);     // f >= h: the fixed margin h
+  for (SpeedEstimator* e : {&adaptive, &fixed}) {
+    for (int i = 0; i < 10; ++i) e->record(100, 1.0);
+    for (int i = 0; i < 10; ++i) e->record(105, 1.0);  // 5% faster
+  }
+  EXPECT_NEAR(adaptive.speed(), 105, 105 * 0.01);
+  EXPECT_DOUBLE_EQ(fixed.speed(), 100);
+  EXPECT_DOUBLE_EQ(fixed.margin(), 0.1);
+}
+
+TEST(SpeedEstimator, AWrongFirstSampleAndAPersistentChangeAreNotNoise) {
+  SpeedEstimator e;
+  e.record(3000, 1.0);  // 30x too fast: the window's largest deviation, not counted
+  for (int i = 0; i < 4; ++i) e.record(100, 1.0);
+  EXPECT_DOUBLE_EQ(e.noise(), 0.0);
+  for (int i = 0; i < 5; ++i) e.record(300, 1.0);  // a new speed (confirmed after 2): its run is not counted
+  EXPECT_DOUBLE_EQ(e.speed(), 300);
+  EXPECT_LT(e.noise(), 0.01);
+  EXPECT_DOUBLE_EQ(e.margin(), 0.01);
+}
+
+TEST(SpeedEstimator, TheMarginIsTwiceTheMeasuredDispersionUpToTheHysteresis) {
+  std::mt19937 draw(11);
+  std::uniform_real_distribution<double> small(96, 104);  // +-4%: mean absolute deviation 2%
+  SpeedEstimator quiet;
+  for (int i = 0; i < 300; ++i) quiet.record(small(draw), 1.0);
+  EXPECT_NEAR(quiet.noise(), 0.02, 0.006);
+  EXPECT_NEAR(quiet.margin(), 2 * quiet.noise(), 1e-12);
+  EXPECT_NEAR(quiet.speed(), 100, 100 * quiet.margin() + 2);
+  std::uniform_real_distribution<double> large(70, 130);  // +-30%: 15%, beyond the hysteresis
+  SpeedEstimator noisy;
+  for (int i = 0; i < 300; ++i) noisy.record(large(draw), 1.0);
+  EXPECT_GT(noisy.noise(), 0.1);
+  EXPECT_DOUBLE_EQ(noisy.margin(), 0.1);
+}
+
+// Whatever the samples: the margin stays between min(f, h) and h, and after each sample the speed used
+// is within the margin of the estimate (it follows the estimate beyond it).
+RC_GTEST_PROP(SpeedEstimator, TheSpeedUsedStaysWithinTheMarginOfTheEstimate, ()) {
+  const double h = *rc::gen::inRange(0, 30) / 100.0;
+  const double f = *rc::gen::inRange(0, 30) / 100.0;
+  SpeedEstimator e(*rc::gen::inRange(1, 10), h, *rc::gen::inRange(1, 5), *rc::gen::inRange(0, 4), f);
+  const int samples = *rc::gen::inRange(1, 60);
+  for (int i = 0; i < samples; ++i) {
+    e.record(*rc::gen::inRange(1, 1000), *rc::gen::inRange(1, 100) / 10.0);
+    RC_ASSERT(e.margin() >= std::min(f, h) - 1e-15);
+    RC_ASSERT(e.margin() <= h + 1e-15);
+    RC_ASSERT(e.noise() >= 0.0);
+    RC_ASSERT(e.noise() <= 1.0);
+    RC_ASSERT(std::abs(e.estimate() - e.speed()) <= e.margin() * e.speed() * (1 + 1e-12));
+  }
 }
 
 }  // namespace

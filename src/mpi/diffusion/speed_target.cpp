@@ -5,6 +5,7 @@
 // agreement wave (with the counts of ranks that measured theirs and whose measurement is trusted), and
 // the share is updated from each wave's result once every rank has measured its speed: from the first
 // samples on, so that hand-overs and the global step aim at the measured shares, not at the average.
+// The same waves carry sum(s_i m_i), m_i the ranks' speed margins: the relative lag of the speeds' sum.
 // No iteration counts toward convergence before every rank's measurement is trusted (shares_known_).
 // The convergence tracker works on load / target, so "in the band" is |load - target| <= tol x target.
 #include <algorithm>
@@ -33,6 +34,7 @@ void DiffusionRuntime::contribute_speed() {
   contributed_speed_ = s;
   wave_in_[7] = load_change_;
   wave_in_[9] = s > 0 ? 1 : 0;
+  wave_in_[11] = given_speed_ > 0 ? 0.0 : s * estimator_.margin();  // the lag of the sum (runtime.hpp)
 }
 
 void DiffusionRuntime::update_target() {
@@ -46,6 +48,7 @@ void DiffusionRuntime::update_target() {
   if (!by_time() || !options.speeds.empty()) return;
   if (wave_out_[9] == size_ && wave_out_[5] > 0 && contributed_speed_ > 0) {
     target_ = total_load_ * contributed_speed_ / wave_out_[5];
+    sum_margin_ = wave_out_[11] / wave_out_[5];
     shares_measured_ = true;
     if (wave_out_[6] == size_) shares_known_ = true;
   }
