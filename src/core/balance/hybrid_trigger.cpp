@@ -3,6 +3,7 @@
 #include "hetlb/balance/hybrid_trigger.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -18,9 +19,8 @@ double iterations_left(long done, long declared, long minimum) {
 
 double one_round_seconds(double gather_seconds, std::size_t ranks) {
   if (!(gather_seconds > 0)) return 0.0;
-  std::size_t rounds = 0;
-  for (std::size_t reach = 1; reach < ranks; reach *= 2) ++rounds;  // ceil(log2 ranks)
-  return gather_seconds / static_cast<double>(std::max<std::size_t>(rounds, 1));
+  const auto rounds = ranks > 1 ? std::bit_width(ranks - 1) : 0;  // ceil(log2 ranks)
+  return gather_seconds / static_cast<double>(std::max<decltype(rounds)>(rounds, 1));
 }
 
 double seconds_per_work(double step_seconds, double collective_seconds, double busiest, double previous) {

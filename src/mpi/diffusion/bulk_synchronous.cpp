@@ -250,7 +250,7 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
     // The sum's cost: the wait to complete it, and its sends at the start, timed, twice (its receives,
     // as many, are made inside the program's MPI calls: a direct sum on 16 ranks sends and receives 15
     // messages per rank, which at an agreement per call took 1.1-1.6x the time of iterations of 0.7 ms
-    // on 2 cores).
+    // on 2 cores, measured with direct sums up to 32 ranks; tree_sum.hpp keeps the tree beyond 8).
     const long long calls_between = std::max(1LL, calls_ - wave_call_);
     sum_cheap_ = agreement_cheap(now() - arrived + 2 * wave_start_seconds_,
                                  (arrived - last_agreement_end_) / static_cast<double>(calls_between));
@@ -280,9 +280,8 @@ bool DiffusionRuntime::bsp_iteration_done(std::unique_lock<std::mutex>& lock) {
     // nothing once the last consideration declined a step (idle_out_of_band): neither diffusion nor a step
     // acts on their excess (whole items spread evenly among neighbours, a gain below the step's cost), and
     // an agreement at every call would only sum it again.
-    const bool calm = !stepped && !hand_over &&
-                      ((wave_out_[3] == 0 && shares_known_) || declined ||
-                       idle_out_of_band(step_declined_, wave_out_[1], wave_out_[4]));
+    const bool calm = agreement_calm(stepped, hand_over, wave_out_[3], shares_known_, declined, step_declined_,
+                                     wave_out_[1], wave_out_[4]);
     const bool sums_cheap = wave_out_[8] > 0;
     sync_interval_ = next_sync_interval(sync_interval_, options.sync_interval, options.sync_interval_max,
                                         calm && !sums_cheap);

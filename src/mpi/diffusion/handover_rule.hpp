@@ -53,6 +53,17 @@ inline bool idle_out_of_band(bool step_declined, double owing_whole, double owin
   return step_declined && owing_whole == 0 && owing_part == 0;
 }
 
+// An agreement's result is calm (the agreements may back off: next_sync_interval) when nothing moved
+// (no step, no hand-over) and either every rank is in its band with every share known (`out_of_band`
+// the sum of those votes), or the whole items owed were declined (handover_declined: a rank holding
+// nothing measures no speed until items reach it, which declined moves never do, so unknown shares do
+// not count then), or the ranks out of their band are idle (idle_out_of_band).
+inline bool agreement_calm(bool stepped, bool hand_over, double out_of_band, bool shares_known, bool declined,
+                           bool step_declined, double owing_whole, double owing_part) {
+  if (stepped || hand_over) return false;
+  return (out_of_band == 0 && shares_known) || declined || idle_out_of_band(step_declined, owing_whole, owing_part);
+}
+
 // An agreement's sum is cheap when completing it made a rank wait at most this fraction of one call's
 // span (the program's time between two calls). The rank that reaches the call last waits for the sum's
 // messages alone, the others for that rank too, so the sums are cheap when some rank found them so.

@@ -132,6 +132,14 @@ TEST(HandoverRule, IdleOutOfBandOnlyAfterADeclinedStepAndWithNothingOwed) {
   EXPECT_FALSE(idle_out_of_band(false, 0, 0));
   EXPECT_FALSE(idle_out_of_band(true, 1, 1));
   EXPECT_FALSE(idle_out_of_band(true, 0, 2));  // parts of items owed: a hand-over releases them
+  // In the agreement's verdict: 3 ranks out of band, nothing owed, shares known, no move this call.
+  EXPECT_FALSE(agreement_calm(false, false, 3, true, false, false, 0, 0));  // no consideration declined yet
+  EXPECT_TRUE(agreement_calm(false, false, 3, true, false, true, 0, 0));    // after one: back off
+  EXPECT_FALSE(agreement_calm(true, false, 3, true, false, true, 0, 0));    // a step now: not calm
+  EXPECT_FALSE(agreement_calm(false, true, 0, true, false, true, 0, 0));    // a hand-over now: not calm
+  EXPECT_TRUE(agreement_calm(false, false, 0, true, false, false, 0, 1));   // in band: parts owed move nothing
+  EXPECT_FALSE(agreement_calm(false, false, 0, false, false, false, 0, 0)); // shares not known yet
+  EXPECT_TRUE(agreement_calm(false, false, 2, false, true, false, 1, 0));   // declined whole items
 }
 
 // The adaptive cadence: every call while anything is to be done, so nothing waits for an 8th call; then
